@@ -1,0 +1,86 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+)
+
+var channelName = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
+
+// WaitForChannel blocks until a tmux wait-for channel is signalled, the
+// clamped timeout passes, or the call is cancelled. Only a real signal is a
+// success; a timeout, a cancellation or a tmux server that dies mid-wait are
+// errors that say which.
+func (h *Handlers) WaitForChannel(ctx context.Context, in gen.WaitForChannelInput) (gen.WaitForChannelOutput, error) {
+	client, err := h.channelClient(in.Channel, in.SocketName)
+	if err != nil {
+		return gen.WaitForChannelOutput{}, err
+	}
+	if !(in.Timeout > 0) {
+		return gen.WaitForChannelOutput{}, fmt.Errorf("timeout must be a positive number of seconds (fractions allowed, e.g. 0.5); got %v", in.Timeout)
+	}
+	enforced := h.limits.clampMs(in.Timeout * 1000)
+	clampNote := ""
+	if float64(enforced) < in.Timeout*float64(time.Second) {
+		clampNote = fmt.Sprintf(" (requested %ss, clamped to the server ceiling)", seconds(in.Timeout))
+	}
+	wctx, cancel := h.waitContext(ctx, enforced)
+	defer cancel()
+	err = client.WaitFor(wctx, in.Channel)
+	switch {
+	case err == nil:
+		return gen.WaitForChannelOutput{Result: fmt.Sprintf("channel %q was signalled; timeout enforced: %ss%s", in.Channel, seconds(enforced.Seconds()), clampNote)}, nil
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && h.shutdown.Err() == nil:
+		return gen.WaitForChannelOutput{}, fmt.Errorf("channel %q was not signalled within the enforced timeout of %ss%s; the wait-for child was killed. Signal it with `tmux wait-for -S %s` (or signal_channel) after the work it marks, then wait again", in.Channel, seconds(enforced.Seconds()), clampNote, in.Channel)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return gen.WaitForChannelOutput{}, fmt.Errorf("wait for channel %q was cancelled before it was signalled; the wait-for child was killed", in.Channel)
+	case errors.Is(err, tmuxctl.ErrChannelAborted):
+		return gen.WaitForChannelOutput{}, fmt.Errorf("the tmux server on socket %s stopped while waiting for channel %q, so it was never signalled", client.Describe(), in.Channel)
+	}
+	return gen.WaitForChannelOutput{}, h.explain(ctx, err)
+}
+
+// SignalChannel wakes every waiter on a channel; with no waiter, tmux keeps
+// the signal for the next wait.
+func (h *Handlers) SignalChannel(ctx context.Context, in gen.SignalChannelInput) (gen.SignalChannelOutput, error) {
+	var socket any
+	if in.SocketName != nil {
+		socket = *in.SocketName
+	}
+	client, err := h.channelClient(in.Channel, socket)
+	if err != nil {
+		return gen.SignalChannelOutput{}, err
+	}
+	if err := client.Signal(ctx, in.Channel); err != nil {
+		return gen.SignalChannelOutput{}, h.explain(ctx, err)
+	}
+	return gen.SignalChannelOutput{Result: fmt.Sprintf("channel %q signalled on socket %s", in.Channel, client.Describe())}, nil
+}
+
+// channelClient checks a channel name and picks the tmux client for a
+// socket_name argument (nil: the configured socket).
+func (h *Handlers) channelClient(channel string, socketName any) (*tmuxctl.Client, error) {
+	if !channelName.MatchString(channel) {
+		return nil, fmt.Errorf("channel %q is not a valid name: use 1 to 128 of A-Z a-z 0-9 _ . : -", channel)
+	}
+	switch name := socketName.(type) {
+	case nil:
+		return h.tmux, nil
+	case string:
+		if name == "" || strings.ContainsAny(name, "/\x00") {
+			return nil, fmt.Errorf("socket_name %q is not a socket name: give a plain name as for tmux -L (no '/'), or null for the server's socket", name)
+		}
+		return h.tmux.WithSocketName(name), nil
+	}
+	return nil, fmt.Errorf("socket_name must be a string or null")
+}
+
+func seconds(s float64) string { return strconv.FormatFloat(s, 'f', -1, 64) }

@@ -1,0 +1,61 @@
+package handlers
+
+import (
+	"context"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+)
+
+// Limits bound what any one call may cost or return.
+type Limits struct {
+	WaitCeiling time.Duration // longest wait any call may make
+	MaxLines    int           // most lines of pane text in one result
+	MaxBytes    int           // most bytes across the text fields of one result
+}
+
+// DefaultLimits are the server defaults of DESIGN §4.
+var DefaultLimits = Limits{WaitCeiling: 50 * time.Second, MaxLines: 200, MaxBytes: 65536}
+
+// Handlers serves every tool against one tmux server.
+type Handlers struct {
+	tmux   *tmuxctl.Client
+	limits Limits
+	// shutdown ends when the server is stopping: waits end as cancelled.
+	shutdown context.Context
+}
+
+// New returns Handlers that talk to tmux through client. Waits in flight
+// end early when shutdown is done.
+func New(shutdown context.Context, client *tmuxctl.Client, limits Limits) *Handlers {
+	return &Handlers{tmux: client, limits: limits, shutdown: shutdown}
+}
+
+// lines returns the line limit for a request that asked for max (nil: the
+// server limit), never above the server limit.
+func (l Limits) lines(max *int) int {
+	if max == nil || *max > l.MaxLines || *max <= 0 {
+		return l.MaxLines
+	}
+	return *max
+}
+
+// clampMs clamps a requested wait in milliseconds to the ceiling. It works
+// on the number before converting, so no request can overflow a Duration.
+func (l Limits) clampMs(ms float64) time.Duration {
+	ceiling := l.WaitCeiling
+	if ms >= float64(ceiling/time.Millisecond) {
+		return ceiling
+	}
+	if ms <= 0 {
+		return 0
+	}
+	return time.Duration(ms * float64(time.Millisecond))
+}
+
+// waitContext bounds a wait by d and by server shutdown.
+func (h *Handlers) waitContext(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	stop := context.AfterFunc(h.shutdown, cancel)
+	return ctx, func() { stop(); cancel() }
+}

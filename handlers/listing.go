@@ -1,0 +1,122 @@
+package handlers
+
+import (
+	"context"
+
+	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+)
+
+// ListSessions returns every session of the server, marking the one this
+// server runs in.
+func (h *Handlers) ListSessions(ctx context.Context, _ gen.ListSessionsInput) (gen.ListSessionsOutput, error) {
+	sessions, err := h.tmux.ListSessions(ctx)
+	if err != nil {
+		return gen.ListSessionsOutput{}, h.explain(ctx, err)
+	}
+	own := h.self(ctx)
+	out := gen.ListSessionsOutput{Sessions: make([]gen.SessionView, len(sessions))}
+	for i, s := range sessions {
+		out.Sessions[i] = gen.SessionView{
+			ID:              string(s.ID),
+			Name:            s.Name,
+			Windows:         s.Windows,
+			AttachedClients: s.AttachedClients,
+			CreatedUnix:     int(s.CreatedUnix),
+			Width:           s.Width,
+			Height:          s.Height,
+			Own:             own.ok && own.pane.SessionID == s.ID,
+		}
+	}
+	return out, nil
+}
+
+// ListWindows returns the windows of one session, or of all.
+func (h *Handlers) ListWindows(ctx context.Context, in gen.ListWindowsInput) (gen.ListWindowsOutput, error) {
+	windows, err := h.tmux.ListWindows(ctx, tmuxctl.SessionID(deref(in.SessionID)))
+	if err != nil {
+		return gen.ListWindowsOutput{}, h.explain(ctx, err)
+	}
+	own := h.self(ctx)
+	out := gen.ListWindowsOutput{Windows: make([]gen.WindowView, len(windows))}
+	for i, w := range windows {
+		out.Windows[i] = gen.WindowView{
+			ID:          string(w.ID),
+			SessionID:   string(w.SessionID),
+			SessionName: w.SessionName,
+			Index:       w.Index,
+			Name:        w.Name,
+			Active:      w.Active,
+			Width:       w.Width,
+			Height:      w.Height,
+			Panes:       w.Panes,
+			Layout:      w.Layout,
+			Zoomed:      w.Zoomed,
+			Own:         own.ok && own.pane.WindowID == w.ID,
+		}
+	}
+	return out, nil
+}
+
+// ListPanes returns the panes of a window, a session, or the whole server.
+func (h *Handlers) ListPanes(ctx context.Context, in gen.ListPanesInput) (gen.ListPanesOutput, error) {
+	panes, err := h.tmux.ListPanes(ctx, tmuxctl.PaneScope{
+		Session: tmuxctl.SessionID(deref(in.SessionID)),
+		Window:  tmuxctl.WindowID(deref(in.WindowID)),
+	})
+	if err != nil {
+		return gen.ListPanesOutput{}, h.explain(ctx, err)
+	}
+	own := h.self(ctx)
+	out := gen.ListPanesOutput{Panes: make([]gen.PaneView, len(panes))}
+	for i, p := range panes {
+		out.Panes[i] = gen.PaneView{
+			ID:          string(p.ID),
+			SessionID:   string(p.SessionID),
+			SessionName: p.SessionName,
+			WindowID:    string(p.WindowID),
+			WindowIndex: p.WindowIndex,
+			Index:       p.Index,
+			Active:      p.Active,
+			Width:       p.Width,
+			Height:      p.Height,
+			Title:       p.Title,
+			Command:     p.Command,
+			Pid:         p.PID,
+			Cwd:         p.Cwd,
+			Dead:        p.Dead,
+			ExitStatus:  p.ExitStatus,
+			ExitSignal:  p.ExitSignal,
+			InMode:      p.InMode,
+			Own:         own.ok && own.pane.ID == p.ID,
+		}
+	}
+	return out, nil
+}
+
+// ownPane is where this server runs, when it runs in a pane of the server
+// it drives.
+type ownPane struct {
+	pane tmuxctl.Pane
+	ok   bool
+}
+
+func (h *Handlers) self(ctx context.Context) ownPane {
+	id, ok := h.tmux.Self()
+	if !ok {
+		return ownPane{}
+	}
+	p, err := h.tmux.Pane(ctx, id)
+	if err != nil {
+		return ownPane{}
+	}
+	return ownPane{pane: p, ok: true}
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}

@@ -1,0 +1,103 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+)
+
+// SendKeys types into a pane: a key name or text, then Enter unless told
+// not to. It refuses dead panes, panes in a mode such as copy mode (where
+// keys would drive the mode, not the program) and this server's own pane,
+// unless force.
+func (h *Handlers) SendKeys(ctx context.Context, in gen.SendKeysInput) (gen.SendKeysOutput, error) {
+	id := tmuxctl.PaneID(in.PaneID)
+	p, err := h.tmux.Pane(ctx, id)
+	if err != nil {
+		return gen.SendKeysOutput{}, h.explain(ctx, err)
+	}
+	if err := h.refuseOwn(id, in.Force, "type into"); err != nil {
+		return gen.SendKeysOutput{}, err
+	}
+	if p.Dead {
+		return gen.SendKeysOutput{}, fmt.Errorf("pane %s is dead (its program exited%s); nothing reads keys there — use kill_pane, or a new pane", id, exitSuffix(p))
+	}
+	if p.InMode && !in.Force {
+		return gen.SendKeysOutput{}, fmt.Errorf("pane %s is in copy mode (or another tmux mode), so keys would drive the mode instead of the program; pass force:true to send anyway (keys \"q\" with enter:false leaves copy mode)", id)
+	}
+	if err := h.tmux.SendKeys(ctx, id, in.Keys, in.Literal, in.Enter); err != nil {
+		return gen.SendKeysOutput{}, h.explain(ctx, err)
+	}
+	sent := strconv.Quote(in.Keys)
+	if in.Enter {
+		sent += " + Enter"
+	}
+	return gen.SendKeysOutput{PaneID: string(id), Sent: sent}, nil
+}
+
+func exitSuffix(p tmuxctl.Pane) string {
+	switch {
+	case p.ExitSignal != nil:
+		return ", killed by " + *p.ExitSignal
+	case p.ExitStatus != nil:
+		return " with status " + strconv.Itoa(*p.ExitStatus)
+	}
+	return ""
+}
+
+// CapturePane returns what a pane shows, or rows of its history, keeping the
+// newest lines within the line and byte limits and reporting what it cut.
+func (h *Handlers) CapturePane(ctx context.Context, in gen.CapturePaneInput) (gen.CapturePaneOutput, error) {
+	id := tmuxctl.PaneID(in.PaneID)
+	p, err := h.tmux.Pane(ctx, id)
+	if err != nil {
+		return gen.CapturePaneOutput{}, h.explain(ctx, err)
+	}
+	// tmux silently moves rows outside history+screen to the nearest edge;
+	// clamp here too so the result can say it did.
+	first, last := -p.HistorySize, p.Height-1
+	start, startClamped := clampRow(in.Start, first, last)
+	end, endClamped := clampRow(in.End, first, last)
+	if start != nil && end != nil && *start > *end {
+		return gen.CapturePaneOutput{}, fmt.Errorf("start (%d) is after end (%d) once clamped to rows %d..%d of pane %s; 0 is the top of the screen, negative rows are history", *start, *end, first, last, id)
+	}
+	lines, err := h.tmux.Capture(ctx, id, tmuxctl.CaptureOptions{
+		Start:       start,
+		End:         end,
+		JoinWrapped: in.JoinWrapped,
+		Escapes:     in.Escapes,
+	})
+	if err != nil {
+		return gen.CapturePaneOutput{}, h.explain(ctx, err)
+	}
+	lines = trimBlankTail(lines)
+	kept := keepTail(lines, h.limits.lines(in.MaxLines), h.limits.MaxBytes)
+	return gen.CapturePaneOutput{
+		PaneID:        string(id),
+		Text:          kept.Text,
+		TotalLines:    len(lines),
+		DroppedLines:  kept.DroppedLines,
+		OmittedBytes:  kept.OmittedBytes,
+		ReturnedBytes: kept.ReturnedBytes,
+		ByteClamped:   kept.ByteClamped,
+		RangeClamped:  startClamped || endClamped,
+	}, nil
+}
+
+func clampRow(row *int, first, last int) (*int, bool) {
+	if row == nil {
+		return nil, false
+	}
+	v := min(max(*row, first), last)
+	return &v, v != *row
+}
+
+func trimBlankTail(lines []string) []string {
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}

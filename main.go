@@ -1,0 +1,181 @@
+// Command tmux-mcp is a Model Context Protocol server that gives an AI agent
+// a real tmux: durable panes to run programs in, their output, and waits
+// that end on text, a channel or an exit instead of polling.
+//
+// It speaks JSON-RPC on standard input and output; an MCP client starts it
+// as a subprocess. Standard output carries only protocol; one line on
+// standard error names the version, socket, tmux version and safety tier.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/handlers"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tools"
+)
+
+// version is set at release time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// config is everything the flags and their environment twins set.
+type config struct {
+	socketName, socketPath string
+	tmuxBin                string
+	safety                 string
+	waitCeilingMs          int
+	maxLines, maxBytes     int
+	streamBuffer           int
+	streamIdle, exitGrace  time.Duration
+	showVersion            bool
+}
+
+// envDefault returns the environment twin of a flag, or def.
+func envDefault(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+// parseFlags reads flags over environment over defaults. Both -L and
+// --socket-name (and so on) are accepted.
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("tmux-mcp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var errs []error
+	intFlag := func(p *int, name, env string, def int, usage string) {
+		v := def
+		if s, ok := os.LookupEnv(env); ok {
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s=%q: want a whole number", env, s))
+			}
+			v = n
+		}
+		fs.IntVar(p, name, v, usage+" (env "+env+")")
+	}
+	durFlag := func(p *time.Duration, name, env string, def time.Duration, usage string) {
+		v := def
+		if s, ok := os.LookupEnv(env); ok {
+			d, err := time.ParseDuration(s)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s=%q: want a duration such as 10m", env, s))
+			}
+			v = d
+		}
+		fs.DurationVar(p, name, v, usage+" (env "+env+")")
+	}
+	strFlag := func(p *string, names []string, env, def, usage string) {
+		v := envDefault(env, def)
+		for _, n := range names {
+			fs.StringVar(p, n, v, usage+" (env "+env+")")
+		}
+	}
+	strFlag(&c.socketName, []string{"socket-name", "L"}, "TMUX_MCP_SOCKET_NAME", "", "tmux socket name, as tmux -L")
+	strFlag(&c.socketPath, []string{"socket-path", "S"}, "TMUX_MCP_SOCKET_PATH", "", "tmux socket path, as tmux -S; wins over -L")
+	strFlag(&c.safety, []string{"safety"}, "TMUX_MCP_SAFETY", "mutating", "tools offered: readonly, mutating or destructive")
+	strFlag(&c.tmuxBin, []string{"tmux"}, "TMUX_MCP_TMUX_BIN", "tmux", "tmux executable")
+	intFlag(&c.waitCeilingMs, "wait-ceiling", "TMUX_MCP_WAIT_CEILING_MS", 50000, "longest wait any call may make, in ms; longer requests are clamped")
+	intFlag(&c.maxLines, "max-lines", "TMUX_MCP_MAX_LINES", 200, "most lines of pane text in one result")
+	intFlag(&c.maxBytes, "max-bytes", "TMUX_MCP_MAX_BYTES", 65536, "most bytes of text in one result")
+	intFlag(&c.streamBuffer, "stream-buffer", "TMUX_MCP_STREAM_BUFFER", 1<<20, "bytes of output kept per watched pane")
+	durFlag(&c.streamIdle, "stream-idle", "TMUX_MCP_STREAM_IDLE", 10*time.Minute, "a pane stream unread this long expires")
+	durFlag(&c.exitGrace, "exit-grace", "TMUX_MCP_EXIT_GRACE", 10*time.Minute, "how long a pane's exit status is held after the last wait on it")
+	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: tmux-mcp [flags]\n\n"+
+			"An MCP server on stdio that drives tmux. Every flag has an environment twin;\n"+
+			"a flag wins over its twin.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		errs = append(errs, fmt.Errorf("unexpected argument %q; tmux-mcp takes only flags", fs.Arg(0)))
+	}
+	if c.waitCeilingMs <= 0 {
+		errs = append(errs, fmt.Errorf("--wait-ceiling must be positive, got %d", c.waitCeilingMs))
+	}
+	if c.maxLines <= 0 || c.maxBytes <= 0 || c.streamBuffer <= 0 {
+		errs = append(errs, errors.New("--max-lines, --max-bytes and --stream-buffer must be positive"))
+	}
+	if c.streamIdle <= 0 || c.exitGrace <= 0 {
+		errs = append(errs, errors.New("--stream-idle and --exit-grace must be positive durations"))
+	}
+	if _, err := tools.ParseTier(c.safety); err != nil {
+		errs = append(errs, err)
+	}
+	return c, errors.Join(errs...)
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cfg, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)
+		return 2
+	}
+	if cfg.showVersion {
+		fmt.Fprintln(stdout, "tmux-mcp", version)
+		return 0
+	}
+	tier, _ := tools.ParseTier(cfg.safety)
+	client := tmuxctl.New(tmuxctl.Config{Binary: cfg.tmuxBin, SocketName: cfg.socketName, SocketPath: cfg.socketPath})
+
+	ctx := context.Background()
+	tmuxVersion := "unknown"
+	if v, err := client.Version(ctx); err != nil {
+		fmt.Fprintf(stderr, "tmux-mcp: warning: %v; tools will fail until tmux is installed\n", err)
+	} else {
+		tmuxVersion = v.String()
+		if !v.AtLeast(3, 2) {
+			fmt.Fprintf(stderr, "tmux-mcp: warning: tmux %s is older than 3.2a, the oldest supported\n", v)
+		}
+	}
+	fmt.Fprintf(stderr, "tmux-mcp %s: socket %s, tmux %s, safety %s\n", version, client.Describe(), tmuxVersion, tools.TierName(tier))
+
+	stop := make(chan struct{})
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT)
+	go func() {
+		<-signals
+		close(stop)
+	}()
+
+	err = tools.Serve(ctx, tools.ServeOptions{
+		Version: version,
+		Tmux:    client,
+		Limits: handlers.Limits{
+			WaitCeiling: time.Duration(cfg.waitCeilingMs) * time.Millisecond,
+			MaxLines:    cfg.maxLines,
+			MaxBytes:    cfg.maxBytes,
+		},
+		Tier: tier,
+		In:   stdin,
+		Out:  stdout,
+		Stop: stop,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)
+		return 1
+	}
+	return 0
+}

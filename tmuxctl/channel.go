@@ -1,0 +1,52 @@
+package tmuxctl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrChannelAborted means a wait-for child ended without the channel being
+// signalled: tmux 3.3a's `wait-for` exits 0 when its server dies.
+var ErrChannelAborted = errors.New("the tmux server went away before the channel was signalled")
+
+// WaitFor blocks until channel is signalled (tmux wait-for) or ctx ends. The
+// wait runs in its own tmux child, which is killed when ctx ends, so a
+// timeout or cancellation leaves nothing behind.
+func (c *Client) WaitFor(ctx context.Context, channel string) error {
+	argv := []string{"wait-for", "--", channel}
+	cmd := c.cmd(ctx, argv)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return fmt.Errorf("wait-for %s: %w", channel, ctxErr)
+	}
+	if err != nil {
+		return classify(&CommandError{Argv: argv, Message: strings.TrimSpace(out.String())})
+	}
+	// A signalled wait prints nothing; a client whose server died prints
+	// why (or nothing, on some versions), so check that the server is
+	// still there before calling this a signal.
+	if msg := strings.TrimSpace(out.String()); msg != "" {
+		return fmt.Errorf("wait-for %s: %w (%s)", channel, ErrChannelAborted, msg)
+	}
+	if !c.serverAlive(ctx) {
+		return fmt.Errorf("wait-for %s: %w", channel, ErrChannelAborted)
+	}
+	return nil
+}
+
+// Signal wakes every waiter on channel; with none, tmux keeps the signal
+// for the next one.
+func (c *Client) Signal(ctx context.Context, channel string) error {
+	_, err := c.command(ctx, "wait-for", "-S", "--", channel)
+	return err
+}
+
+// serverAlive reports whether a tmux server answers on c's socket.
+func (c *Client) serverAlive(ctx context.Context) bool {
+	_, err := c.command(ctx, "list-sessions", "-F", "#{session_id}")
+	return !errors.Is(err, ErrServerGone)
+}

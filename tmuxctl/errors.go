@@ -1,0 +1,60 @@
+package tmuxctl
+
+import (
+	"errors"
+	"strings"
+)
+
+// A CommandError is a command tmux refused, in tmux's own words.
+type CommandError struct {
+	Argv    []string // as the caller asked for it, before socket flags, e.g. [capture-pane -p -t %9]
+	Message string   // what tmux printed, e.g. "can't find pane: %9"
+}
+
+func (e *CommandError) Error() string {
+	return strings.Join(e.Argv, " ") + ": " + e.Message
+}
+
+// ErrServerGone means no tmux server answers on the configured socket.
+var ErrServerGone = errors.New("no tmux server is running on this socket")
+
+// A NotFoundError reports a session, window or pane that does not exist.
+type NotFoundError struct {
+	Kind string // "session", "window" or "pane"
+	ID   string
+	Err  error // the refusal behind it, when tmux gave one
+}
+
+func (e *NotFoundError) Error() string {
+	if e.Err != nil {
+		return e.Err.Error()
+	}
+	return e.Kind + " " + e.ID + " not found"
+}
+
+func (e *NotFoundError) Unwrap() error { return e.Err }
+
+// serverGoneError keeps tmux's wording while matching [ErrServerGone].
+type serverGoneError struct{ cmd *CommandError }
+
+func (e *serverGoneError) Error() string        { return e.cmd.Error() }
+func (e *serverGoneError) Is(target error) bool { return target == ErrServerGone }
+func (e *serverGoneError) Unwrap() error        { return e.cmd }
+
+// classify recognises the refusals callers act on; anything else stays a
+// plain *CommandError.
+func classify(e *CommandError) error {
+	msg := e.Message
+	for _, kind := range []string{"session", "window", "pane"} {
+		if id, ok := strings.CutPrefix(msg, "can't find "+kind+": "); ok {
+			return &NotFoundError{Kind: kind, ID: id, Err: e}
+		}
+	}
+	if strings.HasPrefix(msg, "no server running on ") ||
+		strings.HasPrefix(msg, "error connecting to ") ||
+		strings.Contains(msg, "server exited unexpectedly") ||
+		strings.HasPrefix(msg, "lost server") {
+		return &serverGoneError{cmd: e}
+	}
+	return e
+}

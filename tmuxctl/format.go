@@ -1,0 +1,72 @@
+package tmuxctl
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strings"
+)
+
+// A format is a list of tmux format variables to read per row, e.g.
+// {"pane_id", "pane_title"}. Values may contain anything a program can put in
+// a title or path — tabs, newlines, our own separators — so rows and fields
+// are delimited by a random token tmux prints and no pane can predict.
+type format []string
+
+// layout returns the -F argument for f and the separators used in it.
+func (f format) layout() (spec, fieldSep, rowSep string) {
+	var b [12]byte
+	rand.Read(b[:])
+	token := "\x1f" + hex.EncodeToString(b[:])
+	fieldSep, rowSep = token+"F", token+"R\n"
+	var sb strings.Builder
+	for i, name := range f {
+		if i > 0 {
+			sb.WriteString(fieldSep)
+		}
+		sb.WriteString("#{" + name + "}")
+	}
+	sb.WriteString(strings.TrimSuffix(rowSep, "\n"))
+	return sb.String(), fieldSep, rowSep
+}
+
+// parse splits tmux output printed with layout's spec into rows of fields,
+// one map per row keyed by variable name.
+func (f format) parse(out, fieldSep, rowSep string) ([]map[string]string, error) {
+	var rows []map[string]string
+	for out != "" {
+		row, rest, ok := strings.Cut(out, rowSep)
+		if !ok {
+			return nil, fmt.Errorf("parsing tmux output: unterminated row %q", truncate(out, 80))
+		}
+		out = rest
+		fields := strings.Split(row, fieldSep)
+		if len(fields) != len(f) {
+			return nil, fmt.Errorf("parsing tmux output: %d fields, want %d", len(fields), len(f))
+		}
+		m := make(map[string]string, len(f))
+		for i, name := range f {
+			m[name] = fields[i]
+		}
+		rows = append(rows, m)
+	}
+	return rows, nil
+}
+
+// list runs a tmux list command (argv without -F) printing f per row.
+func (c *Client) list(ctx context.Context, f format, argv ...string) ([]map[string]string, error) {
+	spec, fieldSep, rowSep := f.layout()
+	out, err := c.command(ctx, append(argv, "-F", spec)...)
+	if err != nil {
+		return nil, err
+	}
+	return f.parse(out, fieldSep, rowSep)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,10 @@
+package tmuxctl
+
+import (
+	"maps"
+	"slices"
+)
+
+func sortedKeys(m map[string]string) []string {
+	return slices.Sorted(maps.Keys(m))
+}

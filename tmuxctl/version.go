@@ -1,0 +1,58 @@
+package tmuxctl
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// A Version is a tmux release, e.g. 3.3a is {3, 3, "a"}.
+type Version struct {
+	Major, Minor int
+	Suffix       string // letter releases and tags such as "a" or "-rc"
+}
+
+func (v Version) String() string { return fmt.Sprintf("%d.%d%s", v.Major, v.Minor, v.Suffix) }
+
+// AtLeast reports whether v is major.minor or later, ignoring suffixes.
+func (v Version) AtLeast(major, minor int) bool {
+	return v.Major > major || v.Major == major && v.Minor >= minor
+}
+
+// ParseVersion reads the output of `tmux -V`, such as "tmux 3.3a" or
+// "tmux next-3.5".
+func ParseVersion(s string) (Version, error) {
+	s = strings.TrimSpace(s)
+	f := strings.Fields(s)
+	if len(f) != 2 || f[0] != "tmux" {
+		return Version{}, fmt.Errorf("parsing tmux version %q: want \"tmux X.Y\"", s)
+	}
+	num := f[1]
+	if i := strings.LastIndexByte(num, '-'); i >= 0 {
+		num = num[i+1:] // next-3.5, openbsd-7.4 style prefixes
+	}
+	major, rest, ok := strings.Cut(num, ".")
+	if !ok {
+		return Version{}, fmt.Errorf("parsing tmux version %q: no minor number", s)
+	}
+	end := 0
+	for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
+		end++
+	}
+	ma, err1 := strconv.Atoi(major)
+	mi, err2 := strconv.Atoi(rest[:end])
+	if err1 != nil || err2 != nil {
+		return Version{}, fmt.Errorf("parsing tmux version %q: numbers expected", s)
+	}
+	return Version{Major: ma, Minor: mi, Suffix: rest[end:]}, nil
+}
+
+// Version asks the tmux binary for its version. It needs no server.
+func (c *Client) Version(ctx context.Context) (Version, error) {
+	out, err := c.cmd(ctx, []string{"-V"}).Output()
+	if err != nil {
+		return Version{}, fmt.Errorf("running %s -V: %w", c.cfg.Binary, err)
+	}
+	return ParseVersion(string(out))
+}

@@ -1,0 +1,259 @@
+package tools
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxLine bounds one inbound JSON-RPC line, as the SDK's own stdio does.
+const maxLine = 16 << 20
+
+// A guardedStdio is an [mcp.Transport] over newline-delimited JSON-RPC that
+// fixes two behaviours of the SDK's stdio transport:
+//
+//   - A line that is not JSON-RPC ends the SDK's session. Here it is
+//     answered with a JSON-RPC parse or invalid-request error and dropped,
+//     so the server keeps serving.
+//   - At EOF the SDK cancels requests in flight and drops their replies.
+//     Here the SDK's input stays open after EOF until every request passed
+//     on has been answered (or drain has passed and Stop was called).
+//
+// It is also the one writer of out, so its own error replies never
+// interleave with the SDK's.
+type guardedStdio struct {
+	in  io.Reader
+	out io.Writer
+
+	toSDK *io.PipeWriter // lines passed on to the SDK
+	sdkIn *io.PipeReader
+
+	mu       sync.Mutex
+	pending  map[string]bool // ids of requests the SDK has not answered yet
+	inputEnd bool            // stdin ended or Stop was called
+	closed   bool            // toSDK is closed
+	ended    chan struct{}   // closed when inputEnd becomes true
+	drained  chan struct{}   // closed with toSDK
+}
+
+func newGuardedStdio(in io.Reader, out io.Writer) *guardedStdio {
+	pr, pw := io.Pipe()
+	return &guardedStdio{in: in, out: out, toSDK: pw, sdkIn: pr, pending: map[string]bool{},
+		ended: make(chan struct{}), drained: make(chan struct{})}
+}
+
+// Connect implements [mcp.Transport]. It starts the line reader.
+func (g *guardedStdio) Connect(ctx context.Context) (mcp.Connection, error) {
+	go g.readLines()
+	return (&mcp.IOTransport{Reader: g.sdkIn, Writer: nopCloser{g}}).Connect(ctx)
+}
+
+// Stop ends input as if stdin had closed: requests in flight still get
+// their replies, then the session ends.
+func (g *guardedStdio) Stop() {
+	g.mu.Lock()
+	g.endInputLocked()
+	g.closeIfIdleLocked()
+	g.mu.Unlock()
+}
+
+// ForceClose ends the session even with replies outstanding.
+func (g *guardedStdio) ForceClose() {
+	g.mu.Lock()
+	g.endInputLocked()
+	if !g.closed {
+		g.closed = true
+		g.toSDK.Close()
+		close(g.drained)
+	}
+	g.mu.Unlock()
+}
+
+func (g *guardedStdio) endInputLocked() {
+	if !g.inputEnd {
+		g.inputEnd = true
+		close(g.ended)
+	}
+}
+
+func (g *guardedStdio) closeIfIdleLocked() {
+	if g.inputEnd && len(g.pending) == 0 && !g.closed {
+		g.closed = true
+		g.toSDK.Close()
+		close(g.drained)
+	}
+}
+
+func (g *guardedStdio) readLines() {
+	r := bufio.NewReaderSize(g.in, 64<<10)
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) <= maxLine {
+			line = append(line, chunk...)
+		} else if line != nil {
+			line = line[:0:0] // too long: keep nothing, answer below
+			line = append(line, 0)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if len(line) > 0 {
+			g.handleLine(line)
+		}
+		line = line[:0]
+		if err != nil {
+			g.Stop()
+			return
+		}
+	}
+}
+
+// handleLine passes a valid JSON-RPC line on to the SDK, recording the ids
+// of requests, and answers anything else itself.
+func (g *guardedStdio) handleLine(line []byte) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return
+	}
+	ids, err := requestIDs(line)
+	if err != nil {
+		g.reply(errorReply(line, err))
+		return
+	}
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		return
+	}
+	for _, id := range ids {
+		g.pending[id] = true
+	}
+	g.mu.Unlock()
+	if _, err := g.toSDK.Write(append(line, '\n')); err != nil {
+		return // the session has ended
+	}
+}
+
+// requestIDs decodes a line as one JSON-RPC message or a batch and returns
+// the ids of the requests in it (notifications and responses have none).
+func requestIDs(line []byte) ([]string, error) {
+	var raws []json.RawMessage
+	if line[0] == '[' {
+		if err := json.Unmarshal(line, &raws); err != nil {
+			return nil, err
+		}
+		if len(raws) == 0 {
+			return nil, errEmptyBatch
+		}
+	} else {
+		raws = []json.RawMessage{line}
+	}
+	var ids []string
+	for _, raw := range raws {
+		msg, err := jsonrpc.DecodeMessage(raw)
+		if err != nil {
+			return nil, err
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+			ids = append(ids, idKey(req.ID))
+		}
+	}
+	return ids, nil
+}
+
+var errEmptyBatch = errors.New("empty batch")
+
+func idKey(id jsonrpc.ID) string { return fmt.Sprintf("%T:%v", id.Raw(), id.Raw()) }
+
+// errorReply builds the JSON-RPC error for a line the SDK must not see.
+func errorReply(line []byte, err error) []byte {
+	code, msg := jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error()
+	var id any
+	if line[0] == 0 {
+		msg = fmt.Sprintf("invalid request: line longer than %d bytes", maxLine)
+	} else if !json.Valid(line) {
+		code, msg = jsonrpc.CodeParseError, "parse error: the line is not valid JSON"
+	} else {
+		var probe struct {
+			ID any `json:"id"`
+		}
+		if json.Unmarshal(line, &probe) == nil {
+			switch probe.ID.(type) {
+			case string, float64:
+				id = probe.ID
+			}
+		}
+	}
+	b, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      id,
+		"error":   map[string]any{"code": code, "message": msg},
+	})
+	return append(b, '\n')
+}
+
+// Write receives each message the SDK sends (one Write per message) and
+// clears the ids it answers.
+func (g *guardedStdio) Write(p []byte) (int, error) {
+	answered := responseIDs(p)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	n, err := g.out.Write(p)
+	for _, id := range answered {
+		delete(g.pending, id)
+	}
+	g.closeIfIdleLocked()
+	return n, err
+}
+
+func (g *guardedStdio) reply(p []byte) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.out.Write(p)
+}
+
+// responseIDs returns the ids of the responses in an outgoing message.
+func responseIDs(p []byte) []string {
+	p = bytes.TrimSpace(p)
+	var raws []json.RawMessage
+	if len(p) > 0 && p[0] == '[' {
+		if json.Unmarshal(p, &raws) != nil {
+			return nil
+		}
+	} else {
+		raws = []json.RawMessage{p}
+	}
+	var ids []string
+	for _, raw := range raws {
+		var probe struct {
+			ID     any             `json:"id"`
+			Method json.RawMessage `json:"method"`
+		}
+		if json.Unmarshal(raw, &probe) != nil || probe.Method != nil || probe.ID == nil {
+			continue
+		}
+		id, err := jsonrpc.MakeID(probe.ID)
+		if err == nil && id.IsValid() {
+			ids = append(ids, idKey(id))
+		}
+	}
+	return ids
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// drainTimeout is how long requests in flight at EOF or at a stop signal
+// may run before the server cancels them.
+const drainTimeout = 10 * time.Second

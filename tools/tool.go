@@ -1,0 +1,148 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tmux-mcp/tmux-mcp/handlers"
+	"github.com/tmux-mcp/tmux-mcp/schemas"
+)
+
+// A Tool is one catalogue entry: how a tool presents itself and who serves
+// it. Its wire contract is schemas/<Name>.input.json and
+// schemas/<Name>.output.json.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	Class       Class // zero is invalid
+	World       World // zero is invalid
+	bind        binder
+}
+
+// A Class says what a tool may change; the safety tier and all four MCP
+// annotation hints derive from it.
+type Class int
+
+const (
+	_           Class = iota
+	ReadOnly          // reads only
+	Idempotent        // changes state, but repeating a call changes nothing more
+	Mutating          // changes state
+	Destructive       // kills, clears or respawns: may lose work
+)
+
+// A World says whether a tool reaches beyond tmux itself.
+type World int
+
+const (
+	_      World = iota
+	Closed       // acts on tmux state only
+	Open         // runs or types caller-chosen programs and commands
+)
+
+// ParseTier reads a --safety value: readonly, mutating or destructive.
+func ParseTier(s string) (Class, error) {
+	switch strings.ToLower(s) {
+	case "readonly", "read-only":
+		return ReadOnly, nil
+	case "mutating", "":
+		return Mutating, nil
+	case "destructive":
+		return Destructive, nil
+	}
+	return 0, fmt.Errorf("safety tier %q: want readonly, mutating or destructive", s)
+}
+
+// TierName is the --safety spelling of tier.
+func TierName(tier Class) string {
+	switch tier {
+	case ReadOnly:
+		return "readonly"
+	case Destructive:
+		return "destructive"
+	}
+	return "mutating"
+}
+
+// Allowed reports whether a tool of class c is served at safety tier.
+func (c Class) Allowed(tier Class) bool { return c <= tier }
+
+func (c Class) annotations(w World) *mcp.ToolAnnotations {
+	if c == 0 || w == 0 {
+		panic("tools: class and world must be set")
+	}
+	return &mcp.ToolAnnotations{
+		ReadOnlyHint:    c == ReadOnly,
+		DestructiveHint: ptr(c == Destructive),
+		IdempotentHint:  c == ReadOnly || c == Idempotent,
+		OpenWorldHint:   ptr(w == Open),
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+type binder func(s *mcp.Server, t *mcp.Tool, h *handlers.Handlers)
+
+// bind adapts a handler method to the SDK's typed AddTool. The SDK checks
+// the arguments against the input schema before the method runs and the
+// result against the output schema after it returns; a returned error
+// becomes an isError result with text only.
+func bind[In, Out any](method func(*handlers.Handlers, context.Context, In) (Out, error)) binder {
+	return func(s *mcp.Server, t *mcp.Tool, h *handlers.Handlers) {
+		mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+			out, err := method(h, ctx, in)
+			return nil, out, err
+		})
+	}
+}
+
+// MCP returns the tool as the SDK advertises it: the schema files verbatim
+// and all four annotation hints.
+func (t Tool) MCP() *mcp.Tool {
+	return &mcp.Tool{
+		Name:         t.Name,
+		Title:        t.Title,
+		Description:  t.Description,
+		InputSchema:  schemas.Input(t.Name),
+		OutputSchema: schemas.Output(t.Name),
+		Annotations:  t.Class.annotations(t.World),
+	}
+}
+
+// Register adds to s every catalogue tool that tier allows. A call to a
+// tool above the tier is refused with an isError result that names the
+// tier, rather than the bare "unknown tool" the SDK would give.
+func Register(s *mcp.Server, h *handlers.Handlers, tier Class) {
+	seen := map[string]bool{}
+	disabled := map[string]Class{}
+	for _, t := range Catalogue {
+		if seen[t.Name] || t.bind == nil {
+			panic("tools: duplicate or unbound tool " + t.Name)
+		}
+		seen[t.Name] = true
+		if !t.Class.Allowed(tier) {
+			disabled[t.Name] = t.Class
+			continue
+		}
+		t.bind(s, t.MCP(), h)
+	}
+	s.AddReceivingMiddleware(refuseDisabled(disabled, tier))
+}
+
+func refuseDisabled(disabled map[string]Class, tier Class) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if call, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && call.Params != nil {
+				if class, off := disabled[call.Params.Name]; off {
+					msg := fmt.Sprintf("tool %s is disabled: this server runs with --safety=%s and %s needs --safety=%s",
+						call.Params.Name, TierName(tier), call.Params.Name, TierName(max(class, Mutating)))
+					return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+				}
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
