@@ -2,7 +2,10 @@ module github.com/tmux-mcp/tmux-mcp
 
 go 1.26.8
 
-require github.com/modelcontextprotocol/go-sdk v1.8.0
+require (
+	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/rogpeppe/go-internal v1.16.0
+)
 
 require (
 	dario.cat/mergo v1.0.2 // indirect
@@ -23,6 +26,7 @@ require (
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/sys v0.41.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
+	golang.org/x/tools v0.42.0 // indirect
 )
 
 tool github.com/atombender/go-jsonschema

@@ -97,14 +97,17 @@ func absPath(p string) string {
 	return p
 }
 
-func (c *Client) socketArgs() []string {
+// globalArgs are the flags before every command: the socket, and -u so
+// tmux sends UTF-8 as it is even when the locale does not say UTF-8 (it
+// would otherwise print "_" for every non-ASCII character).
+func (c *Client) globalArgs() []string {
 	switch {
 	case c.cfg.SocketPath != "":
-		return []string{"-S", c.cfg.SocketPath}
+		return []string{"-u", "-S", c.cfg.SocketPath}
 	case c.cfg.SocketName != "":
-		return []string{"-L", c.cfg.SocketName}
+		return []string{"-u", "-L", c.cfg.SocketName}
 	}
-	return nil
+	return []string{"-u"}
 }
 
 // command runs one tmux command and returns its standard output. It is
@@ -141,7 +144,7 @@ func (c *Client) command(ctx context.Context, argv ...string) (string, error) {
 // cmd builds the tmux child for argv: socket flags, escaped arguments, no
 // shell, SIGTERM then SIGKILL when ctx ends.
 func (c *Client) cmd(ctx context.Context, argv []string) *exec.Cmd {
-	full := append(c.socketArgs(), escapeArgs(argv)...)
+	full := append(c.globalArgs(), escapeArgs(argv)...)
 	cmd := exec.CommandContext(ctx, c.cfg.Binary, full...)
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = c.killGrace

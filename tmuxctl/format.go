@@ -18,7 +18,7 @@ type format []string
 func (f format) layout() (spec, fieldSep, rowSep string) {
 	var b [12]byte
 	rand.Read(b[:])
-	token := "\x1f" + hex.EncodeToString(b[:])
+	token := "_" + hex.EncodeToString(b[:])
 	fieldSep, rowSep = token+"F", token+"R\n"
 	var sb strings.Builder
 	for i, name := range f {
