@@ -54,10 +54,12 @@ func (f format) parse(out, fieldSep, rowSep string) ([]map[string]string, error)
 	return rows, nil
 }
 
-// list runs a tmux list command (argv without -F) printing f per row.
+// list runs a tmux command that prints f per row. The -F flag goes right
+// after the command name, before any "--" and trailing arguments.
 func (c *Client) list(ctx context.Context, f format, argv ...string) ([]map[string]string, error) {
 	spec, fieldSep, rowSep := f.layout()
-	out, err := c.command(ctx, append(argv, "-F", spec)...)
+	full := append([]string{argv[0], "-F", spec}, argv[1:]...)
+	out, err := c.command(ctx, full...)
 	if err != nil {
 		return nil, err
 	}

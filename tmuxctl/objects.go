@@ -321,7 +321,7 @@ type Created struct {
 var createdFormat = format{"pane_id", "window_id", "window_index", "session_id", "session_name", "pane_pid"}
 
 func (c *Client) create(ctx context.Context, argv []string) (Created, error) {
-	rows, err := c.list(ctx, createdFormat, append(argv[:1:1], append([]string{"-P"}, argv[1:]...)...)...)
+	rows, err := c.list(ctx, createdFormat, append([]string{argv[0], "-P"}, argv[1:]...)...)
 	if err != nil {
 		return Created{}, err
 	}

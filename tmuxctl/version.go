@@ -29,8 +29,8 @@ func ParseVersion(s string) (Version, error) {
 		return Version{}, fmt.Errorf("parsing tmux version %q: want \"tmux X.Y\"", s)
 	}
 	num := f[1]
-	if i := strings.LastIndexByte(num, '-'); i >= 0 {
-		num = num[i+1:] // next-3.5, openbsd-7.4 style prefixes
+	if i := strings.IndexAny(num, "0123456789"); i > 0 {
+		num = num[i:] // prefixes such as next-3.5 or openbsd-7.4
 	}
 	major, rest, ok := strings.Cut(num, ".")
 	if !ok {

@@ -1,0 +1,288 @@
+package tmuxctl
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+)
+
+func TestEscapeArgs(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain", "plain"},
+		{";", `\;`},
+		{"a;", `a\;`},
+		{`a\;`, `a\\;`},
+		{";;", `;\;`},
+		{"a;b", "a;b"},
+		{"", ""},
+	} {
+		if got := escapeArgs([]string{tc.in})[0]; got != tc.want {
+			t.Errorf("escapeArgs(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestParseVersion(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Version
+		err  bool
+	}{
+		{"tmux 3.3a\n", Version{3, 3, "a"}, false},
+		{"tmux 3.2", Version{3, 2, ""}, false},
+		{"tmux next-3.5", Version{3, 5, ""}, false},
+		{"tmux 3.4-rc", Version{3, 4, "-rc"}, false},
+		{"tmux master", Version{}, true},
+		{"screen 4.0", Version{}, true},
+		{"", Version{}, true},
+	} {
+		got, err := ParseVersion(tc.in)
+		if (err != nil) != tc.err || got != tc.want {
+			t.Errorf("ParseVersion(%q) = %v, %v; want %v, err %v", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+	if !(Version{3, 3, "a"}).AtLeast(3, 2) || (Version{3, 1, "c"}).AtLeast(3, 2) || !(Version{4, 0, ""}).AtLeast(3, 9) {
+		t.Error("AtLeast compares major then minor")
+	}
+}
+
+func TestSignalName(t *testing.T) {
+	for n, want := range map[int]string{15: "SIGTERM", 9: "SIGKILL", 2: "SIGINT", 1: "SIGHUP", 64: "SIG64", 0: "SIG0"} {
+		if got := SignalName(n); got != want {
+			t.Errorf("SignalName(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestClassify(t *testing.T) {
+	var nf *NotFoundError
+	if err := classify(&CommandError{Argv: []string{"x"}, Message: "can't find pane: %9"}); !errors.As(err, &nf) || nf.Kind != "pane" || nf.ID != "%9" {
+		t.Errorf("pane refusal classified as %#v", err)
+	}
+	for _, msg := range []string{"no server running on /tmp/x", "error connecting to /tmp/x (No such file or directory)", "server exited unexpectedly"} {
+		if err := classify(&CommandError{Argv: []string{"x"}, Message: msg}); !errors.Is(err, ErrServerGone) {
+			t.Errorf("%q not classified as server gone", msg)
+		}
+	}
+	var ce *CommandError
+	if err := classify(&CommandError{Argv: []string{"x"}, Message: "unknown command: y"}); errors.As(err, &nf) || !errors.As(err, &ce) {
+		t.Errorf("other refusal classified as %#v", err)
+	}
+}
+
+// TestFormatSurvivesHostileValues proves rows and fields split correctly
+// whatever a value contains, including the separators of an earlier call.
+func TestFormatSurvivesHostileValues(t *testing.T) {
+	f := format{"a", "b"}
+	spec, fieldSep, rowSep := f.layout()
+	if !strings.Contains(spec, "#{a}") || !strings.Contains(spec, "#{b}") {
+		t.Fatalf("spec %q lacks the variables", spec)
+	}
+	hostile := "x\ty\nz" + "_00R\n" + "#{b};"
+	out := hostile + fieldSep + "2" + rowSep + "3" + fieldSep + "" + rowSep
+	rows, err := f.parse(out, fieldSep, rowSep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0]["a"] != hostile || rows[0]["b"] != "2" || rows[1]["a"] != "3" || rows[1]["b"] != "" {
+		t.Errorf("rows = %q", rows)
+	}
+	if _, err := f.parse("only"+fieldSep+"x", fieldSep, rowSep); err == nil {
+		t.Error("an unterminated row must be an error")
+	}
+	if _, err := f.parse("1"+rowSep, fieldSep, rowSep); err == nil {
+		t.Error("a row with too few fields must be an error")
+	}
+	_, fieldSep2, _ := f.layout()
+	if fieldSep2 == fieldSep {
+		t.Error("every layout must use a fresh random token")
+	}
+}
+
+func client(t *testing.T) (*Client, string) {
+	sock := tmuxtest.Server(t)
+	return New(Config{SocketPath: sock}), sock
+}
+
+func TestHostileNamesAndArgvArriveExactly(t *testing.T) {
+	c, sock := client(t)
+	ctx := context.Background()
+	out := filepath.Join(t.TempDir(), "argv")
+	argv := []string{"sh", "-c", `printf '%s\n' "$@" > "$OUT"; tmux -S "$SOCK" wait-for -S written; exec cat`, "x",
+		"a b", "it's", `"q"`, "$HOME", "semi;", ";", "#{pane_id}", "#(echo no)", "line\nbreak", "ünï", "-n"}
+	created, err := c.NewSession(ctx, NewSessionOptions{
+		Name:       "s#{pane_id};",
+		WindowName: "w#(echo no)",
+		Spawn: Spawn{Argv: argv, Cwd: t.TempDir(), Env: map[string]string{
+			"OUT": out, "SOCK": sock,
+		}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmuxtest.Run(t, sock, "wait-for", "written")
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Join(argv[4:], "\n") + "\n"; string(got) != want {
+		t.Errorf("program saw argv\n%q\nwant\n%q", got, want)
+	}
+	if created.SessionName != "s#{pane_id};" {
+		t.Errorf("session name %q, want it literal", created.SessionName)
+	}
+	windows, err := c.ListWindows(ctx, created.Session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(windows) != 1 || windows[0].Name != "w#(echo no)" {
+		t.Errorf("windows = %+v, want one named literally", windows)
+	}
+}
+
+func TestSingleArgvRunsWithoutShell(t *testing.T) {
+	c, sock := client(t)
+	dir := t.TempDir()
+	// A program whose name has a space and a quote: a shell would split it.
+	prog := filepath.Join(dir, `my "prog"`)
+	script := "#!/bin/sh\necho ran > \"$(dirname \"$0\")/out\"\ntmux -S " + sock + " wait-for -S ran\n"
+	if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.NewWindow(context.Background(), "$0", NewWindowOptions{Spawn: Spawn{Argv: []string{prog}}}); err != nil {
+		t.Fatal(err)
+	}
+	tmuxtest.Run(t, sock, "wait-for", "ran")
+	if b, err := os.ReadFile(filepath.Join(dir, "out")); err != nil || string(b) != "ran\n" {
+		t.Errorf("program output %q, %v", b, err)
+	}
+}
+
+func TestDeadPaneStatusAndSignal(t *testing.T) {
+	c, sock := client(t)
+	ctx := context.Background()
+	tmuxtest.Run(t, sock, "set-option", "-g", "remain-on-exit", "on")
+	exited, err := c.NewWindow(ctx, "$0", NewWindowOptions{Spawn: Spawn{Argv: []string{"sh", "-c", "exit 7"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	killed, err := c.NewWindow(ctx, "$0", NewWindowOptions{Spawn: Spawn{Argv: []string{"sh", "-c", "kill -TERM $$"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Wait until both are dead: pane-died hooks would be better, but a
+	// tmux wait-for from the hook is the simplest private signal.
+	tmuxtest.Run(t, sock, "set-hook", "-g", "pane-died", "run-shell 'tmux -S "+sock+" wait-for -S died'")
+	for range 2 {
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		p, _ := c.Pane(ctx, exited.Pane)
+		q, _ := c.Pane(ctx, killed.Pane)
+		if p.Dead && q.Dead {
+			cancel()
+			break
+		}
+		c.WaitFor(ctx, "died")
+		cancel()
+	}
+	p, err := c.Pane(ctx, exited.Pane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Dead || p.ExitStatus == nil || *p.ExitStatus != 7 || p.ExitSignal != nil {
+		t.Errorf("exited pane: dead=%v status=%v signal=%v, want dead with status 7", p.Dead, p.ExitStatus, p.ExitSignal)
+	}
+	q, err := c.Pane(ctx, killed.Pane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !q.Dead || q.ExitSignal == nil || *q.ExitSignal != "SIGTERM" || q.ExitStatus != nil {
+		t.Errorf("killed pane: dead=%v status=%v signal=%v, want SIGTERM", q.Dead, q.ExitStatus, q.ExitSignal)
+	}
+}
+
+func TestNotFoundAndServerGone(t *testing.T) {
+	c, sock := client(t)
+	ctx := context.Background()
+	var nf *NotFoundError
+	if _, err := c.Pane(ctx, "%99"); !errors.As(err, &nf) || nf.Kind != "pane" {
+		t.Errorf("Pane(%%99) = %v, want a pane NotFoundError", err)
+	}
+	if _, err := c.Window(ctx, "@99"); !errors.As(err, &nf) || nf.Kind != "window" {
+		t.Errorf("Window(@99) = %v", err)
+	}
+	if _, err := c.Session(ctx, "$99"); !errors.As(err, &nf) || nf.Kind != "session" {
+		t.Errorf("Session($99) = %v", err)
+	}
+	if _, err := c.ListPanes(ctx, PaneScope{Window: "@99"}); !errors.As(err, &nf) {
+		t.Errorf("ListPanes(@99) = %v", err)
+	}
+	tmuxtest.Run(t, sock, "kill-server")
+	if ss, err := c.ListSessions(ctx); err != nil || len(ss) != 0 {
+		t.Errorf("ListSessions with no server = %v, %v; want none, no error", ss, err)
+	}
+	if err := c.SendKeys(ctx, "%0", "x", false, false); !errors.Is(err, ErrServerGone) {
+		t.Errorf("SendKeys with no server = %v, want ErrServerGone", err)
+	}
+}
+
+func TestWaitForSignalTimeoutAndServerDeath(t *testing.T) {
+	c, sock := client(t)
+	ctx := context.Background()
+
+	// A signal sent before anyone waits is latched for the next waiter.
+	if err := c.Signal(ctx, "early"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WaitFor(ctx, "early"); err != nil {
+		t.Errorf("latched signal: %v", err)
+	}
+
+	tctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	if err := c.WaitFor(tctx, "never"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("timed-out wait = %v, want DeadlineExceeded", err)
+	}
+
+	done := make(chan error, 1)
+	go func() { done <- c.WaitFor(ctx, "orphan") }()
+	// Let the wait-for client register before the server goes away; if it
+	// has not yet, it fails to connect, which is also not a signal.
+	time.Sleep(100 * time.Millisecond)
+	tmuxtest.Run(t, sock, "kill-server")
+	select {
+	case err := <-done:
+		if err == nil || !(errors.Is(err, ErrChannelAborted) || errors.Is(err, ErrServerGone)) {
+			t.Errorf("wait across server death = %v, want ErrChannelAborted", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("wait-for did not end when its server died")
+	}
+}
+
+func TestSelf(t *testing.T) {
+	c, sock := client(t)
+	t.Setenv("TMUX", sock+",123,0")
+	t.Setenv("TMUX_PANE", "%0")
+	if p, ok := c.Self(); !ok || p != "%0" {
+		t.Errorf("Self() = %q, %v; want %%0 on the same socket", p, ok)
+	}
+	t.Setenv("TMUX", "/elsewhere,1,0")
+	if _, ok := c.Self(); ok {
+		t.Error("a pane on another server is not ours")
+	}
+}
+
+func TestSpawnArgs(t *testing.T) {
+	got := Spawn{Argv: []string{"a b"}, Cwd: "/x#y", Env: map[string]string{"B": "2", "A": "1"}}.args()
+	want := []string{"-c", "/x##y", "-e", "A=1", "-e", "B=2", "--", "/bin/sh", "-c", `exec "$0"`, "a b"}
+	if !slices.Equal(got, want) {
+		t.Errorf("args = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,241 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tmux-mcp/tmux-mcp/handlers"
+	"github.com/tmux-mcp/tmux-mcp/schemas"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+)
+
+// pending are seed tools whose schemas are committed (the contract is
+// fixed) but whose behaviour lands in later issues; they must not be served.
+var pending = []string{"capture_since", "wait_for_exit", "wait_for_text"}
+
+// connect builds the full server at tier and returns a client session to it.
+func connect(t *testing.T, client *tmuxctl.Client, tier Class) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	h := handlers.New(ctx, client, handlers.DefaultLimits)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := NewServer("test", h, tier).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func compact(t *testing.T, b []byte) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+func TestAdvertisedSchemasAreTheFiles(t *testing.T) {
+	cs := connect(t, tmuxctl.New(tmuxctl.Config{}), Destructive)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, tool := range res.Tools {
+		listed = append(listed, tool.Name)
+		for kind, got := range map[string]any{"input": tool.InputSchema, "output": tool.OutputSchema} {
+			gotJSON, err := json.Marshal(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file, err := schemas.File(tool.Name + "." + kind + ".json")
+			if err != nil {
+				t.Fatalf("%s: %v", tool.Name, err)
+			}
+			// Compare as values: the SDK re-encodes the raw schema, which
+			// may reorder keys but must not change a thing.
+			var a, b any
+			json.Unmarshal(gotJSON, &a)
+			json.Unmarshal(file, &b)
+			if ja, jb := canon(t, a), canon(t, b); ja != jb {
+				t.Errorf("%s %s schema advertised differs from the file:\n got %s\nwant %s", tool.Name, kind, ja, jb)
+			}
+		}
+	}
+	slices.Sort(listed)
+	var want []string
+	for _, name := range schemas.Tools() {
+		if !slices.Contains(pending, name) {
+			want = append(want, name)
+		}
+	}
+	if !slices.Equal(listed, want) {
+		t.Errorf("tools/list = %v\nschema files (less pending %v) = %v", listed, pending, want)
+	}
+}
+
+func canon(t *testing.T, v any) string {
+	b, err := json.Marshal(v) // maps marshal with sorted keys
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestSeedContractUnchanged(t *testing.T) {
+	seeds, err := filepath.Glob(filepath.Join("..", "testdata", "seedcontract", "*.json"))
+	if err != nil || len(seeds) != 8 {
+		t.Fatalf("want the 8 seed contract files in testdata/seedcontract, found %d (%v)", len(seeds), err)
+	}
+	for _, seed := range seeds {
+		want, err := os.ReadFile(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := schemas.File(filepath.Base(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("schemas/%s differs from the seed contract; the seed files must stay byte for byte", filepath.Base(seed))
+		}
+	}
+}
+
+func TestCatalogueEntriesComplete(t *testing.T) {
+	for _, tool := range Catalogue {
+		if tool.Title == "" || len(tool.Description) < 80 {
+			t.Errorf("%s: needs a title and a real description", tool.Name)
+		}
+		if tool.Class == 0 || tool.World == 0 {
+			t.Errorf("%s: class and world must be set", tool.Name)
+		}
+		if slices.Contains(pending, tool.Name) {
+			t.Errorf("%s is served but listed as pending", tool.Name)
+		}
+		if strings.Contains(strings.ToLower(tool.Description), "todo") {
+			t.Errorf("%s: description says TODO", tool.Name)
+		}
+	}
+	// All four hints appear on the wire for every tool.
+	cs := connect(t, tmuxctl.New(tmuxctl.Config{}), Destructive)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		b, _ := json.Marshal(tool.Annotations)
+		for _, hint := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
+			if !strings.Contains(string(b), `"`+hint+`"`) {
+				t.Errorf("%s: annotation %s missing from %s", tool.Name, hint, b)
+			}
+		}
+	}
+}
+
+func TestTierFiltersTools(t *testing.T) {
+	for tier, want := range map[Class][]string{
+		ReadOnly:    {"capture_pane", "list_panes", "list_sessions", "list_windows", "wait_for_channel"},
+		Mutating:    {"capture_pane", "create_session", "create_window", "list_panes", "list_sessions", "list_windows", "send_keys", "signal_channel", "split_window", "wait_for_channel"},
+		Destructive: {"capture_pane", "create_session", "create_window", "kill_pane", "kill_session", "kill_window", "list_panes", "list_sessions", "list_windows", "send_keys", "signal_channel", "split_window", "wait_for_channel"},
+	} {
+		cs := connect(t, tmuxctl.New(tmuxctl.Config{}), tier)
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, tool := range res.Tools {
+			got = append(got, tool.Name)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("tier %s lists %v, want %v", TierName(tier), got, want)
+		}
+	}
+}
+
+// TestHappyPathOutputsValidate calls every served tool once against a real
+// tmux and checks its structuredContent against the advertised output
+// schema, independently of the SDK's own check.
+func TestHappyPathOutputsValidate(t *testing.T) {
+	sock := tmuxtest.Server(t)
+	tmuxtest.Run(t, sock, "set-option", "-g", "remain-on-exit", "on")
+	tmuxtest.Run(t, sock, "new-window", "-d", "-t", "main:", "sh", "-c", "exit 3")
+	tmuxtest.Run(t, sock, "run-shell", "true")
+	cs := connect(t, tmuxctl.New(tmuxctl.Config{SocketPath: sock}), Destructive)
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"list_sessions", map[string]any{}},
+		{"list_windows", map[string]any{}},
+		{"list_panes", map[string]any{}},
+		{"create_session", map[string]any{"name": "s#1", "argv": []string{"cat"}}},
+		{"create_window", map[string]any{"sessionId": "$0", "argv": []string{"cat"}}},
+		{"split_window", map[string]any{"paneId": "%0", "argv": []string{"cat"}}},
+		{"send_keys", map[string]any{"paneId": "%0", "keys": "echo hi"}},
+		{"capture_pane", map[string]any{"paneId": "%0"}},
+		{"signal_channel", map[string]any{"channel": "c"}},
+		{"wait_for_channel", map[string]any{"channel": "c", "timeout": 5}},
+		{"kill_pane", map[string]any{"paneId": "%4"}},
+		{"kill_window", map[string]any{"windowId": "@3"}},
+		{"kill_session", map[string]any{"sessionId": "$1"}},
+	}
+	covered := map[string]bool{}
+	for _, c := range calls {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err != nil {
+			t.Fatalf("%s: %v", c.tool, err)
+		}
+		if res.IsError {
+			t.Fatalf("%s: isError: %v", c.tool, textOf(res))
+		}
+		var schema jsonschema.Schema
+		if err := json.Unmarshal(schemas.Output(c.tool), &schema); err != nil {
+			t.Fatal(err)
+		}
+		resolved, err := schema.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s: resolving output schema: %v", c.tool, err)
+		}
+		raw, _ := json.Marshal(res.StructuredContent)
+		var instance any
+		json.Unmarshal(raw, &instance)
+		if err := resolved.Validate(instance); err != nil {
+			t.Errorf("%s: structuredContent %s does not validate: %v", c.tool, raw, err)
+		}
+		covered[c.tool] = true
+	}
+	for _, tool := range Catalogue {
+		if !covered[tool.Name] {
+			t.Errorf("%s has no happy-path call in this test", tool.Name)
+		}
+	}
+}
+
+func textOf(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}

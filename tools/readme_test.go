@@ -1,0 +1,58 @@
+package tools
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the README tool table")
+
+const (
+	tableBegin = "<!-- tools:begin (written by go test ./tools -update) -->"
+	tableEnd   = "<!-- tools:end -->"
+)
+
+// toolTable renders the catalogue as the README's Markdown table.
+func toolTable() string {
+	var b strings.Builder
+	b.WriteString("| tool | what it does | safety |\n| --- | --- | --- |\n")
+	for _, t := range Catalogue {
+		first, _, _ := strings.Cut(t.Description, ". ")
+		fmt.Fprintf(&b, "| `%s` | %s. | %s |\n", t.Name, strings.TrimSuffix(first, "."), className(t.Class))
+	}
+	return b.String()
+}
+
+func className(c Class) string {
+	return map[Class]string{ReadOnly: "read-only", Idempotent: "idempotent", Mutating: "mutating", Destructive: "destructive"}[c]
+}
+
+// TestReadmeToolTable keeps README.md's tool table equal to the catalogue.
+func TestReadmeToolTable(t *testing.T) {
+	path := filepath.Join("..", "README.md")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	before, rest, ok1 := strings.Cut(readme, tableBegin)
+	_, after, ok2 := strings.Cut(rest, tableEnd)
+	if !ok1 || !ok2 {
+		t.Fatalf("README.md lacks the markers %q … %q", tableBegin, tableEnd)
+	}
+	want := before + tableBegin + "\n" + toolTable() + tableEnd + after
+	if want == readme {
+		return
+	}
+	if *update {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Error("README.md's tool table differs from the catalogue; run go test ./tools -update")
+}
