@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -26,6 +27,10 @@ import (
 //	             collect whatever it still answers before exiting
 //	-indent      print replies indented (for readable tools/list goldens)
 //	-init        print the initialize reply too
+//	-sigterm-after ID
+//	             send the server SIGTERM once the reply to request ID
+//	             arrives, keeping stdin open: the server must answer what
+//	             is in flight and exit by itself
 //
 // Replies with a null id (errors for lines that were not JSON-RPC) are
 // printed after the others. A line that is not a JSON object is sent as is.
@@ -36,6 +41,7 @@ func mcpReplay(args []string) int {
 	indent := fs.Bool("indent", false, "indent replies")
 	showInit := fs.Bool("init", false, "print the initialize reply")
 	timeout := fs.Duration("timeout", 90*time.Second, "longest wait for any reply")
+	sigtermAfter := fs.String("sigterm-after", "", "send SIGTERM after the reply to this request id")
 	if fs.Parse(args) != nil {
 		return 2
 	}
@@ -100,9 +106,15 @@ func mcpReplay(args []string) int {
 			}
 		}
 	}
-	if *eof {
+	switch {
+	case *sigtermAfter != "":
+		if !r.wait(*sigtermAfter, *timeout) {
+			return fail("no reply to request %s", *sigtermAfter)
+		}
+		cmd.Process.Signal(syscall.SIGTERM)
+	case *eof:
 		stdin.Close()
-	} else {
+	default:
 		for _, id := range order {
 			if !r.wait(id, *timeout) {
 				return fail("no reply to request %s", id)
