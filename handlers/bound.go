@@ -45,3 +45,47 @@ func cutFront(s string, max int) (string, int) {
 	}
 	return s[cut:], cut
 }
+
+// A streamTail is stream text cut to the line and byte limits, newest kept.
+type streamTail struct {
+	Text         string
+	DroppedLines int // whole lines removed from the front by the line limit
+	OmittedBytes int // every byte removed from the front, by either limit
+	ByteClamped  bool
+}
+
+// keepStreamTail keeps the newest maxLines lines of text, then the newest
+// maxBytes bytes of those. Unlike keepTail it counts dropped lines' bytes
+// as omitted, so that for stream reads
+// newCursor − start = missedBytes + omittedBytes + len(text).
+// A final newline ends the last line rather than starting a new one.
+func keepStreamTail(text []byte, maxLines, maxBytes int) streamTail {
+	var t streamTail
+	cut := 0
+	body := text
+	if len(body) > 0 && body[len(body)-1] == '\n' {
+		body = body[:len(body)-1]
+	}
+	lines := 0
+	for i := len(body) - 1; i >= 0; i-- {
+		if body[i] == '\n' {
+			lines++
+			if lines >= maxLines {
+				cut = i + 1
+				break
+			}
+		}
+	}
+	if cut > 0 {
+		for _, b := range text[:cut] {
+			if b == '\n' {
+				t.DroppedLines++
+			}
+		}
+	}
+	kept, clamped := cutFront(string(text[cut:]), maxBytes)
+	t.Text = kept
+	t.ByteClamped = clamped > 0
+	t.OmittedBytes = cut + clamped
+	return t
+}

@@ -28,6 +28,9 @@ func (h *Handlers) SendKeys(ctx context.Context, in gen.SendKeysInput) (gen.Send
 	if p.InMode && !in.Force {
 		return gen.SendKeysOutput{}, fmt.Errorf("pane %s is in copy mode (or another tmux mode), so keys would drive the mode instead of the program; pass force:true to send anyway (keys \"q\" with enter:false leaves copy mode)", id)
 	}
+	// Record the keys before sending them, so a wait already running
+	// cannot see their echo before it knows to discount it.
+	h.echo.typed(string(id), p.PID, in.Keys, in.Literal, in.Enter)
 	if err := h.tmux.SendKeys(ctx, id, in.Keys, in.Literal, in.Enter); err != nil {
 		return gen.SendKeysOutput{}, h.explain(ctx, err)
 	}

@@ -132,6 +132,45 @@ var Catalogue = []Tool{
 		bind:  bind((*handlers.Handlers).CapturePane),
 	},
 
+	// Watching output as it streams.
+	{
+		Name:  "capture_since",
+		Title: "Read pane output since a cursor",
+		Description: "Return what a pane printed since you last looked, from tmux's live output stream rather than by re-reading the screen. Call it first without " +
+			"a cursor: that starts watching and returns the visible screen (seeded:true) and a cursor. Pass the " +
+			"cursor back each time after and you get only what is new, and a new cursor. waitMs (clamped to the " +
+			"server ceiling) blocks until something arrives instead of returning empty. Text comes in the order it " +
+			"was written with terminal escapes removed, so programs that redraw by moving the cursor (progress " +
+			"bars, full-screen TUIs) read jumbled here — use capture_pane for those. missedBytes > 0 means output " +
+			"scrolled out of the server's buffer before you read it. Output may be sensitive or untrusted. This is " +
+			"the tool for following a build, a log or a test run; prefer it to a capture_pane loop. It only reads " +
+			"output and runs nothing the caller supplies.",
+		Class: ReadOnly,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).CaptureSince),
+	},
+	{
+		Name:  "wait_for_text",
+		Title: "Wait for text in a pane",
+		Description: "Block until a pane prints one of patterns (literal substrings; with regex:true, Go RE2 expressions in multi-line mode), or anything " +
+			"at all when patterns is omitted — by following tmux's output notifications, not by polling. Only " +
+			"text printed after the wait begins (or after cursor, if given) counts. For output you did not write " +
+			"yourself: another process, a person, a background job; for a command you run, run_shell_command " +
+			"knows when it ended and its exit status, which no text match can. Text this server typed into the " +
+			"pane is ignored while unsubmitted and for ten seconds after it was submitted, so a command cannot " +
+			"match its own echo; but a shell that is not yet reading input may echo type-ahead later, so wait for " +
+			"its prompt before typing into a fresh shell. Every ending is an answer: outcome says why it ended " +
+			"(matched, timed_out, pane_died, cancelled, output_lost, stream_lost, no_stream), output holds what " +
+			"was printed, screen what the pane shows after a miss, and cursor continues from here with " +
+			"capture_since or another wait. alreadyOnScreen:true means the text was printed before the wait " +
+			"began: read it with capture_pane instead of waiting again. timeoutMs defaults to 30 s and is clamped " +
+			"to the server ceiling. Output may be sensitive or untrusted. It only reads output and runs nothing " +
+			"the caller supplies.",
+		Class: ReadOnly,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).WaitForText),
+	},
+
 	// Synchronising on channels.
 	{
 		Name:  "wait_for_channel",

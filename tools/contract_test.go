@@ -20,13 +20,15 @@ import (
 
 // pending are seed tools whose schemas are committed (the contract is
 // fixed) but whose behaviour lands in later issues; they must not be served.
-var pending = []string{"capture_since", "wait_for_exit", "wait_for_text"}
+var pending = []string{"wait_for_exit"}
 
 // connect builds the full server at tier and returns a client session to it.
 func connect(t *testing.T, client *tmuxctl.Client, tier Class) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	h := handlers.New(ctx, client, handlers.DefaultLimits)
+	hub := tmuxctl.NewHub(client, tmuxctl.HubOptions{})
+	t.Cleanup(hub.Close)
+	h := handlers.New(ctx, client, hub, handlers.DefaultLimits)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := NewServer("test", h, tier).Connect(ctx, st, nil)
 	if err != nil {
@@ -151,9 +153,9 @@ func TestCatalogueEntriesComplete(t *testing.T) {
 
 func TestTierFiltersTools(t *testing.T) {
 	for tier, want := range map[Class][]string{
-		ReadOnly:    {"capture_pane", "list_panes", "list_sessions", "list_windows", "wait_for_channel"},
-		Mutating:    {"capture_pane", "create_session", "create_window", "list_panes", "list_sessions", "list_windows", "send_keys", "signal_channel", "split_window", "wait_for_channel"},
-		Destructive: {"capture_pane", "create_session", "create_window", "kill_pane", "kill_session", "kill_window", "list_panes", "list_sessions", "list_windows", "send_keys", "signal_channel", "split_window", "wait_for_channel"},
+		ReadOnly:    {"capture_pane", "capture_since", "list_panes", "list_sessions", "list_windows", "wait_for_channel", "wait_for_text"},
+		Mutating:    {"capture_pane", "capture_since", "create_session", "create_window", "list_panes", "list_sessions", "list_windows", "send_keys", "signal_channel", "split_window", "wait_for_channel", "wait_for_text"},
+		Destructive: {"capture_pane", "capture_since", "create_session", "create_window", "kill_pane", "kill_session", "kill_window", "list_panes", "list_sessions", "list_windows", "send_keys", "signal_channel", "split_window", "wait_for_channel", "wait_for_text"},
 	} {
 		cs := connect(t, tmuxctl.New(tmuxctl.Config{}), tier)
 		res, err := cs.ListTools(context.Background(), nil)
@@ -192,6 +194,8 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 		{"split_window", map[string]any{"paneId": "%0", "argv": []string{"cat"}}},
 		{"send_keys", map[string]any{"paneId": "%0", "keys": "echo hi"}},
 		{"capture_pane", map[string]any{"paneId": "%0"}},
+		{"capture_since", map[string]any{"paneId": "%0"}},
+		{"wait_for_text", map[string]any{"paneId": "%0", "patterns": []string{"nothing-prints-this"}, "timeoutMs": 200}},
 		{"signal_channel", map[string]any{"channel": "c"}},
 		{"wait_for_channel", map[string]any{"channel": "c", "timeout": 5}},
 		{"kill_pane", map[string]any{"paneId": "%4"}},

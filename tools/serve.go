@@ -15,6 +15,7 @@ type ServeOptions struct {
 	Version string
 	Tmux    *tmuxctl.Client
 	Limits  handlers.Limits
+	Streams tmuxctl.HubOptions
 	Tier    Class
 	In      io.Reader
 	Out     io.Writer
@@ -29,7 +30,9 @@ type ServeOptions struct {
 func Serve(ctx context.Context, o ServeOptions) error {
 	shutdown, cancelCalls := context.WithCancel(context.Background())
 	defer cancelCalls()
-	h := handlers.New(shutdown, o.Tmux, o.Limits)
+	hub := tmuxctl.NewHub(o.Tmux, o.Streams)
+	defer hub.Close()
+	h := handlers.New(shutdown, o.Tmux, hub, o.Limits)
 	s := NewServer(o.Version, h, o.Tier)
 
 	stdio := newGuardedStdio(o.In, o.Out)

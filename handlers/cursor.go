@@ -1,0 +1,50 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+)
+
+// streamAt resolves the stream and start offset for a call on pane that
+// may carry a cursor. Without a cursor it watches the pane and starts at
+// the stream's end. Every way a cursor can be wrong is an error that says
+// what to do.
+func (h *Handlers) streamAt(ctx context.Context, pane tmuxctl.PaneID, cursor *string) (*tmuxctl.Stream, int64, error) {
+	if cursor == nil {
+		s, err := h.hub.Watch(ctx, pane)
+		if err != nil {
+			return nil, 0, err
+		}
+		return s, s.End(), nil
+	}
+	gen, off, err := tmuxctl.ParseCursor(*cursor)
+	if err != nil {
+		return nil, 0, fmt.Errorf("cursor %q is malformed (%v); pass a cursor exactly as a previous result gave it, or omit it", *cursor, err)
+	}
+	s, failure, ok := h.hub.Lookup(gen)
+	if !ok {
+		why := "the stream expired or the server restarted"
+		if failure != "" {
+			why = "its stream ended (" + string(failure) + ")"
+		}
+		return nil, 0, fmt.Errorf("cursor %q is no longer valid: %s; omit the cursor to start again", *cursor, why)
+	}
+	if s.Pane() != pane {
+		return nil, 0, fmt.Errorf("cursor %q belongs to pane %s, not %s; pass it with paneId %s, or omit it to start watching %s", *cursor, s.Pane(), pane, s.Pane(), pane)
+	}
+	if end := s.End(); off > end {
+		return nil, 0, fmt.Errorf("cursor %q is ahead of the stream of pane %s (offset %d, but only %d bytes have arrived); pass a cursor a result gave you, or omit it", *cursor, pane, off, end)
+	}
+	return s, off, nil
+}
+
+// noStream reports whether err means no control connection could be had
+// (as opposed to a missing pane or a bad cursor).
+func noStream(err error) bool {
+	var nf *tmuxctl.NotFoundError
+	return err != nil && !errors.As(err, &nf) && !errors.Is(err, tmuxctl.ErrServerGone) &&
+		!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+}

@@ -1,0 +1,91 @@
+package handlers
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// A matcher finds the first occurrence of any of a wait's patterns that
+// ends after a given position and is not covered by discounted echo.
+type matcher struct {
+	literals []string
+	regexes  []*regexp.Regexp
+}
+
+// maxRegexSpan bounds how far back a regular-expression match may start
+// before the newest output and still be found: each new chunk is searched
+// together with this much of what came before it.
+const maxRegexSpan = 64 << 10
+
+func newMatcher(patterns []string, regex bool) (*matcher, error) {
+	m := &matcher{}
+	for i, p := range patterns {
+		if !regex {
+			m.literals = append(m.literals, p)
+			continue
+		}
+		re, err := regexp.Compile("(?m)" + p)
+		if err != nil {
+			return nil, fmt.Errorf("patterns[%d] %q is not a valid RE2 regular expression: %v", i, p, err)
+		}
+		m.regexes = append(m.regexes, re)
+	}
+	return m, nil
+}
+
+func (m *matcher) empty() bool { return len(m.literals) == 0 && len(m.regexes) == 0 }
+
+// overlap is how many bytes before new output a match may start.
+func (m *matcher) overlap() int {
+	if len(m.regexes) > 0 {
+		return maxRegexSpan
+	}
+	n := 0
+	for _, l := range m.literals {
+		n = max(n, len(l)-1)
+	}
+	return n
+}
+
+// find returns the earliest match in text that ends after newFrom and is
+// not inside one of echo's spans.
+func (m *matcher) find(text string, newFrom int, echo [][2]int) (start, end int, ok bool) {
+	from := max(0, newFrom-m.overlap())
+	best := -1
+	consider := func(s, e int) {
+		if e > newFrom && !covered(echo, s, e) && (best < 0 || s < best || s == best && e < end) {
+			best, start, end = s, s, e
+		}
+	}
+	for _, l := range m.literals {
+		for at := from; at <= len(text); {
+			i := strings.Index(text[at:], l)
+			if i < 0 {
+				break
+			}
+			s := at + i
+			consider(s, s+len(l))
+			if best >= 0 && best <= s {
+				break
+			}
+			at = s + 1
+		}
+	}
+	for _, re := range m.regexes {
+		for _, loc := range re.FindAllStringIndex(text[from:], -1) {
+			s, e := from+loc[0], from+loc[1]
+			if s == e {
+				continue // an empty match is no evidence of output
+			}
+			consider(s, e)
+		}
+	}
+	return start, end, best >= 0
+}
+
+// onScreen reports whether any pattern occurs in screen outside echo.
+func (m *matcher) onScreen(screen string, echo [][2]int) bool {
+	_, _, ok := m.find(screen, 0, echo)
+	return ok
+}

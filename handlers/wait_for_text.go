@@ -1,0 +1,245 @@
+package handlers
+
+import (
+	"context"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+)
+
+const (
+	defaultWaitMs   = 30000
+	maxAnyLineBytes = 1024 // a no-pattern match reports at most this much of its line
+	// waitWindow is how much recent text a wait keeps to match across
+	// notifications and to build its output from.
+	waitWindow = 256 << 10
+)
+
+// WaitForText waits until a pane prints one of the patterns (or anything,
+// with none), the pane dies, the timeout passes or the call is cancelled,
+// and says which, with what was printed, the screen after a miss, and a
+// cursor to continue from. Text this server typed into the pane recently
+// is not matched.
+func (h *Handlers) WaitForText(ctx context.Context, in gen.WaitForTextInput) (gen.WaitForTextOutput, error) {
+	pane := tmuxctl.PaneID(in.PaneID)
+	m, err := newMatcher(in.Patterns, deref(in.Regex))
+	if err != nil {
+		return gen.WaitForTextOutput{}, err
+	}
+	timeoutMs := defaultWaitMs
+	if in.TimeoutMs != nil {
+		timeoutMs = *in.TimeoutMs
+	}
+	timeout := h.limits.clampMs(float64(timeoutMs))
+	w := &textWait{h: h, pane: pane, m: m, maxLines: h.limits.lines(in.MaxLines), timeout: timeout}
+
+	s, start, err := h.streamAt(ctx, pane, in.Cursor)
+	if noStream(err) && in.Cursor == nil {
+		return w.noStream(ctx), nil
+	}
+	if err != nil {
+		return gen.WaitForTextOutput{}, h.explain(ctx, err)
+	}
+	pid := 0
+	if p, err := h.tmux.Pane(ctx, pane); err == nil {
+		pid = p.PID
+	}
+	w.pid = pid
+	return w.run(ctx, s, start), nil
+}
+
+// A textWait is one wait_for_text call in progress.
+type textWait struct {
+	h        *Handlers
+	pane     tmuxctl.PaneID
+	pid      int
+	m        *matcher
+	maxLines int
+	timeout  time.Duration
+
+	acc       []byte // recent text; acc[0] is at stream offset accOff
+	accOff    int64
+	start     int64 // where the wait started
+	pos       int64 // end of everything read
+	missed    int64
+	trimmed   int // bytes dropped from acc's front: read and matched, but not returned
+	trimLines int
+	markAfter bool // the last read ended at a gap in the stream
+}
+
+func (w *textWait) run(ctx context.Context, s *tmuxctl.Stream, start int64) gen.WaitForTextOutput {
+	release := s.Hold()
+	defer release()
+	wctx, cancel := w.h.waitContext(ctx, w.timeout)
+	defer cancel()
+	w.start, w.pos, w.accOff = start, start, start
+	for {
+		changed := s.Changed()
+		chunk, err := s.Read(w.pos)
+		if err != nil { // cannot happen: pos never passes the end
+			return w.result(ctx, s, "stream_lost", tmuxctl.ConnectionLost, -1, -1)
+		}
+		if chunk.TextStart != w.accOff+int64(len(w.acc)) {
+			// The ring overran the wait's position: what is held no longer
+			// joins up with the new text, so start afresh from it.
+			w.drop(len(w.acc))
+			w.accOff = chunk.TextStart
+		}
+		prevLen := len(w.acc)
+		w.acc = append(w.acc, chunk.Text...)
+		w.pos = chunk.End
+		w.missed += chunk.Missed
+		w.markAfter = chunk.MarkAfter
+
+		echo := echoSpans(string(w.acc), w.h.echo.active(string(w.pane), w.pid))
+		if ms, me, ok := w.match(prevLen, echo); ok {
+			return w.result(ctx, s, "matched", "", ms, me)
+		}
+		switch {
+		case chunk.Lost:
+			return w.result(ctx, s, "output_lost", "", -1, -1)
+		case chunk.Failed != "":
+			return w.result(ctx, s, "stream_lost", chunk.Failed, -1, -1)
+		case chunk.Dead:
+			return w.result(ctx, s, "pane_died", "", -1, -1)
+		}
+		w.trim()
+		select {
+		case <-changed:
+		case <-wctx.Done():
+			if ctx.Err() != nil || w.h.shutdown.Err() != nil {
+				return w.result(ctx, s, "cancelled", "", -1, -1)
+			}
+			return w.result(ctx, s, "timed_out", "", -1, -1)
+		}
+	}
+}
+
+// match looks for a match ending in the text added after prevLen.
+func (w *textWait) match(prevLen int, echo [][2]int) (start, end int, ok bool) {
+	text := string(w.acc)
+	if !w.m.empty() {
+		return w.m.find(text, prevLen, echo)
+	}
+	// No patterns: the first non-blank new byte that is not our echo
+	// ends the wait; the match is its line.
+	for i := prevLen; i < len(text); i++ {
+		if c := text[i]; c == ' ' || c == '\n' || c == '\t' || covered(echo, i, i+1) {
+			continue
+		}
+		lineStart := i
+		for lineStart > 0 && text[lineStart-1] != '\n' {
+			lineStart--
+		}
+		lineEnd := i
+		for lineEnd < len(text) && text[lineEnd] != '\n' {
+			lineEnd++
+		}
+		return lineStart, lineEnd, true
+	}
+	return 0, 0, false
+}
+
+// trim keeps acc within waitWindow, counting what it drops.
+func (w *textWait) trim() {
+	if len(w.acc) > waitWindow {
+		w.drop(len(w.acc) - waitWindow)
+	}
+}
+
+// drop removes n bytes from acc's front, counting them as omitted.
+func (w *textWait) drop(n int) {
+	for _, b := range w.acc[:n] {
+		if b == '\n' {
+			w.trimLines++
+		}
+	}
+	w.acc = append(w.acc[:0], w.acc[n:]...)
+	w.accOff += int64(n)
+	w.trimmed += n
+}
+
+// result builds the answer for outcome; ms/me is the match in acc, or -1.
+func (w *textWait) result(ctx context.Context, s *tmuxctl.Stream, outcome string, failure tmuxctl.Failure, ms, me int) gen.WaitForTextOutput {
+	out := gen.WaitForTextOutput{
+		PaneID:             string(w.pane),
+		Outcome:            gen.WaitForTextOutputOutcome(outcome),
+		EffectiveTimeoutMs: int(w.timeout / time.Millisecond),
+		MissedBytes:        int(w.missed),
+		Matched:            nil,
+		StreamFailure:      nil,
+		Cursor:             nil,
+		Screen:             "",
+	}
+	upto := len(w.acc)
+	if ms >= 0 {
+		matched := string(w.acc[ms:me])
+		if w.m.empty() && len(matched) > maxAnyLineBytes {
+			matched = validPrefix(matched, maxAnyLineBytes)
+		}
+		out.Matched = &matched
+		upto = me
+		if w.markAfter {
+			// The cursor stops before the gap, so the gap is not yet missed.
+			out.MissedBytes--
+		}
+	}
+	kept := keepStreamTail(w.acc[:upto], w.maxLines, w.h.limits.MaxBytes)
+	out.Output = kept.Text
+	out.DroppedLines = w.trimLines + kept.DroppedLines
+	out.OmittedBytes = w.trimmed + kept.OmittedBytes
+	if failure != "" {
+		f := string(failure)
+		out.StreamFailure = &f
+	} else if ms >= 0 {
+		out.Cursor = s.Cursor(w.accOff + int64(upto))
+	} else {
+		out.Cursor = s.Cursor(w.pos)
+	}
+	if outcome != "matched" {
+		w.addScreen(ctx, &out, len(kept.Text))
+	}
+	out.ReturnedBytes = len(out.Output) + len(out.Screen)
+	return out
+}
+
+// addScreen fills screen, screenClamped and alreadyOnScreen after a miss,
+// within what the byte ceiling leaves after the output.
+func (w *textWait) addScreen(ctx context.Context, out *gen.WaitForTextOutput, used int) {
+	// The call's own context may be what ended the wait; the screen is
+	// still worth a short look.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	lines, err := w.h.tmux.Capture(sctx, w.pane, tmuxctl.CaptureOptions{})
+	if err != nil {
+		return // the pane is gone: screen stays ""
+	}
+	screen := keepTail(trimBlankTail(lines), w.h.limits.MaxLines, w.h.limits.MaxBytes-used)
+	out.Screen = screen.Text
+	out.ScreenClamped = screen.ByteClamped || screen.DroppedLines > 0
+	if !w.m.empty() {
+		echo := echoSpans(screen.Text, w.h.echo.active(string(w.pane), w.pid))
+		out.AlreadyOnScreen = w.m.onScreen(screen.Text, echo)
+	}
+}
+
+// noStream answers at once when no control connection can be had.
+func (w *textWait) noStream(ctx context.Context) gen.WaitForTextOutput {
+	out := gen.WaitForTextOutput{
+		PaneID:             string(w.pane),
+		Outcome:            "no_stream",
+		EffectiveTimeoutMs: int(w.timeout / time.Millisecond),
+	}
+	w.addScreen(ctx, &out, 0)
+	out.ReturnedBytes = len(out.Screen)
+	return out
+}
+
+// validPrefix cuts s to at most n bytes on a rune boundary.
+func validPrefix(s string, n int) string {
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}

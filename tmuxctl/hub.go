@@ -1,0 +1,386 @@
+package tmuxctl
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// HubOptions configure a [Hub].
+type HubOptions struct {
+	BufferBytes int           // text kept per pane stream
+	Idle        time.Duration // a stream unread this long expires
+}
+
+// A Hub owns the control-mode connections of one tmux server and the pane
+// streams they feed. tmux 3.3a reports %output only for panes in the
+// session a control client is attached to, so the hub keeps one control
+// client per session that has a watched pane, opened on first use and
+// closed when it no longer feeds any stream.
+//
+// Streams survive splits, resizes, new and closed windows, renames and
+// layout changes. A pane moved to another session is followed there; its
+// stream records that output may have been lost in between. A stream ends
+// only when its connection is lost, it expires unread, or the hub closes.
+type Hub struct {
+	client *Client
+	size   int
+	idle   time.Duration
+
+	mu        sync.Mutex
+	conns     map[SessionID]*controlConn
+	streams   map[PaneID]*Stream
+	byGen     map[[16]byte]*Stream
+	graveyard map[[16]byte]Failure // recently ended generations, for precise errors
+	closed    bool
+
+	reconcileMu sync.Mutex
+	dirty       chan struct{} // a topology change asks for a reconcile
+	done        chan struct{}
+}
+
+// NewHub returns a hub for c's server. It opens no connection until a pane
+// is watched.
+func NewHub(c *Client, o HubOptions) *Hub {
+	if o.BufferBytes <= 0 {
+		o.BufferBytes = 1 << 20
+	}
+	if o.Idle <= 0 {
+		o.Idle = 10 * time.Minute
+	}
+	h := &Hub{
+		client: c, size: o.BufferBytes, idle: o.Idle,
+		conns: map[SessionID]*controlConn{}, streams: map[PaneID]*Stream{},
+		byGen: map[[16]byte]*Stream{}, graveyard: map[[16]byte]Failure{},
+		dirty: make(chan struct{}, 1), done: make(chan struct{}),
+	}
+	go h.reconcileLoop()
+	return h
+}
+
+// ErrHubClosed is returned by a closed hub.
+var ErrHubClosed = errors.New("the stream hub is shut down")
+
+// Watch returns the stream of pane p, starting it (and the control
+// connection of p's session) if needed. Output printed after Watch returns
+// is always in the stream. The stream of a pane that died is returned as
+// long as it is valid, so its last output can still be read.
+func (h *Hub) Watch(ctx context.Context, p PaneID) (*Stream, error) {
+	h.mu.Lock()
+	closed, old := h.closed, h.streams[p]
+	h.mu.Unlock()
+	if closed {
+		return nil, ErrHubClosed
+	}
+	if old != nil {
+		if dead, failure := old.State(); failure == "" && !dead {
+			return old, nil
+		}
+	}
+	pane, err := h.client.Pane(ctx, p)
+	if err != nil {
+		var nf *NotFoundError
+		if errors.As(err, &nf) && old != nil {
+			if _, failure := old.State(); failure == "" {
+				return old, nil // gone, but its output is still readable
+			}
+		}
+		return nil, err
+	}
+	if old != nil {
+		if dead, failure := old.State(); failure == "" && (!dead || pane.Dead) {
+			return old, nil
+		}
+	}
+	conn, err := h.conn(ctx, pane.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, ErrHubClosed
+	}
+	if cur := h.streams[p]; cur != nil && cur != old {
+		if _, failure := cur.State(); failure == "" {
+			return cur, nil // another call started it meanwhile
+		}
+	}
+	if old != nil {
+		// A dead stream of a pane that lives again (respawned).
+		h.retireLocked(old, TopologyChanged)
+	}
+	s := newStream(h, p, h.size)
+	s.owner = conn
+	s.dead = pane.Dead
+	h.streams[p] = s
+	h.byGen[s.gen] = s
+	s.mu.Lock()
+	s.touchLocked()
+	s.mu.Unlock()
+	return s, nil
+}
+
+// Lookup finds the stream a cursor generation belongs to. For a
+// generation that ended recently it returns the reason.
+func (h *Hub) Lookup(gen [16]byte) (*Stream, Failure, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if s, ok := h.byGen[gen]; ok {
+		return s, "", true
+	}
+	if f, ok := h.graveyard[gen]; ok {
+		return nil, f, false
+	}
+	return nil, "", false
+}
+
+// ParseCursor splits a cursor into its stream generation and offset.
+func ParseCursor(cursor string) (gen [16]byte, off int64, err error) {
+	return parseCursor(cursor)
+}
+
+// Close ends every stream with [HubClosed] and closes every connection.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	h.closed = true
+	streams := h.streams
+	conns := h.conns
+	h.streams, h.conns = map[PaneID]*Stream{}, map[SessionID]*controlConn{}
+	close(h.done)
+	h.mu.Unlock()
+	for _, s := range streams {
+		s.fail(HubClosed)
+	}
+	for _, c := range conns {
+		c.close()
+	}
+}
+
+// conn returns the control connection attached to session s, opening one.
+func (h *Hub) conn(ctx context.Context, s SessionID) (*controlConn, error) {
+	h.mu.Lock()
+	if c, ok := h.conns[s]; ok && !c.isDone() {
+		h.mu.Unlock()
+		return c, nil
+	}
+	h.mu.Unlock()
+	c, err := dialControl(ctx, h, s)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		c.close()
+		return nil, ErrHubClosed
+	}
+	if old, ok := h.conns[s]; ok && !old.isDone() {
+		c.close() // lost a race with another caller
+		return old, nil
+	}
+	h.conns[s] = c
+	return c, nil
+}
+
+// retire removes a stream from the hub after it failed with f.
+func (h *Hub) retireLocked(s *Stream, f Failure) {
+	if h.streams[s.pane] == s {
+		delete(h.streams, s.pane)
+	}
+	delete(h.byGen, s.gen)
+	if len(h.graveyard) >= 1024 {
+		for g := range h.graveyard { // forget an arbitrary old one
+			delete(h.graveyard, g)
+			break
+		}
+	}
+	h.graveyard[s.gen] = f
+}
+
+// expire ends a stream nobody has read for the idle limit.
+func (h *Hub) expire(s *Stream) {
+	if !s.idleExpired() {
+		return
+	}
+	h.mu.Lock()
+	h.retireLocked(s, Expired)
+	h.mu.Unlock()
+	s.fail(Expired)
+	h.closeUnusedConns()
+}
+
+// output routes pane output from conn to the stream it owns.
+func (h *Hub) output(conn *controlConn, p PaneID, data []byte) {
+	h.mu.Lock()
+	s := h.streams[p]
+	h.mu.Unlock()
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	owned := s.owner == conn
+	s.mu.Unlock()
+	if owned {
+		s.appendOutput(data)
+	}
+}
+
+// paused records a %pause gap on p's stream and asks tmux to continue.
+func (h *Hub) paused(conn *controlConn, p PaneID) {
+	h.mu.Lock()
+	s := h.streams[p]
+	h.mu.Unlock()
+	if s != nil && s.owner == conn {
+		s.markLost()
+	}
+	conn.send("refresh-client", "-A", string(p)+":continue")
+}
+
+// paneDead marks p's stream dead (the pane_dead subscription fired).
+func (h *Hub) paneDead(p PaneID) {
+	h.mu.Lock()
+	s := h.streams[p]
+	h.mu.Unlock()
+	if s != nil {
+		s.markDead()
+	}
+}
+
+// topologyChanged asks for a reconcile: panes may have closed or moved.
+func (h *Hub) topologyChanged() {
+	select {
+	case h.dirty <- struct{}{}:
+	default:
+	}
+}
+
+// connLost handles a control connection that ended: its streams' panes
+// are checked, so a pane that is gone reads as dead, a pane that lives on
+// elsewhere is re-homed, and the rest fail with [ConnectionLost].
+func (h *Hub) connLost(c *controlConn) {
+	h.mu.Lock()
+	if sess := c.sessionID(); h.conns[sess] == c {
+		delete(h.conns, sess)
+	}
+	closed := h.closed
+	h.mu.Unlock()
+	if !closed {
+		h.reconcile(c)
+	}
+}
+
+func (h *Hub) reconcileLoop() {
+	for {
+		select {
+		case <-h.done:
+			return
+		case <-h.dirty:
+			h.reconcile(nil)
+		}
+	}
+}
+
+// reconcile compares the watched panes with the server's panes: gone panes
+// are dead, moved panes are re-homed. lost, if set, is a connection that
+// ended; streams it fed that cannot be re-homed fail with ConnectionLost.
+func (h *Hub) reconcile(lost *controlConn) {
+	h.reconcileMu.Lock()
+	defer h.reconcileMu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+
+	h.mu.Lock()
+	var watched []*Stream
+	for _, s := range h.streams {
+		watched = append(watched, s)
+	}
+	h.mu.Unlock()
+	if len(watched) == 0 {
+		h.closeUnusedConns()
+		return
+	}
+
+	panes, err := h.client.ListPanes(ctx, PaneScope{})
+	if err != nil || len(panes) == 0 && lost != nil && !h.client.serverAlive(ctx) {
+		// No server: every stream fed by a lost connection is lost.
+		for _, s := range watched {
+			s.mu.Lock()
+			fedByLost := lost != nil && s.owner == lost || s.owner != nil && s.owner.isDone()
+			s.mu.Unlock()
+			if fedByLost || errors.Is(err, ErrServerGone) {
+				h.failStream(s, ConnectionLost)
+			}
+		}
+		h.closeUnusedConns()
+		return
+	}
+	where := make(map[PaneID]Pane, len(panes))
+	for _, p := range panes {
+		where[p.ID] = p
+	}
+	for _, s := range watched {
+		p, alive := where[s.pane]
+		if !alive {
+			s.markDead()
+			continue
+		}
+		if p.Dead {
+			s.markDead()
+		}
+		s.mu.Lock()
+		owner := s.owner
+		s.mu.Unlock()
+		if owner != nil && !owner.isDone() && owner.sessionID() == p.SessionID {
+			continue
+		}
+		// The pane moved to another session, or its connection ended:
+		// follow it there.
+		conn, err := h.conn(ctx, p.SessionID)
+		if err != nil {
+			h.failStream(s, TopologyChanged)
+			continue
+		}
+		s.mu.Lock()
+		s.owner = conn
+		s.mu.Unlock()
+		s.markLost() // output between leaving and re-homing may be gone
+	}
+	h.closeUnusedConns()
+}
+
+func (h *Hub) failStream(s *Stream, f Failure) {
+	h.mu.Lock()
+	h.retireLocked(s, f)
+	h.mu.Unlock()
+	s.fail(f)
+}
+
+// closeUnusedConns closes connections that feed no live stream.
+func (h *Hub) closeUnusedConns() {
+	h.mu.Lock()
+	used := map[*controlConn]bool{}
+	for _, s := range h.streams {
+		s.mu.Lock()
+		if !s.dead {
+			used[s.owner] = true
+		}
+		s.mu.Unlock()
+	}
+	var idle []*controlConn
+	for sess, c := range h.conns {
+		if !used[c] {
+			idle = append(idle, c)
+			delete(h.conns, sess)
+		}
+	}
+	h.mu.Unlock()
+	for _, c := range idle {
+		c.close()
+	}
+}

@@ -1,0 +1,255 @@
+package tmuxctl
+
+import (
+	"bytes"
+	"crypto/rand"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// A Failure says why a [Stream] ended for good. The zero value means the
+// stream is still valid.
+type Failure string
+
+const (
+	ConnectionLost  Failure = "connection_lost"  // the control connection died (tmux server gone)
+	HubClosed       Failure = "hub_closed"       // this server is shutting down
+	Expired         Failure = "expired"          // unread for longer than the idle limit
+	TopologyChanged Failure = "topology_changed" // the pane moved and could not be followed
+	EventsDropped   Failure = "events_dropped"   // tmux's event queue overflowed
+)
+
+// lostMark stands in the ring for output tmux did not deliver (a %pause
+// gap, or bytes lost while a moved pane was re-homed). The escape filter
+// drops every NUL a program prints, so a NUL in the ring is always a mark.
+const lostMark = 0
+
+// A Stream is the output of one pane since it was first watched: its text
+// with terminal escapes stripped, invalid UTF-8 replaced and "\r\n" folded
+// to "\n", in a bounded ring addressed by absolute byte offsets. Its
+// generation, a random 128-bit id, tells its cursors apart from those of
+// any earlier stream of the same pane or process.
+//
+// A Stream is safe for concurrent use. Readers wait for change on
+// [Stream.Changed].
+type Stream struct {
+	pane PaneID
+	gen  [16]byte
+	hub  *Hub
+
+	mu      sync.Mutex
+	ring    *ring
+	filter  escapeFilter
+	carry   []byte        // an incomplete UTF-8 sequence held for the next chunk
+	changed chan struct{} // closed and replaced on every change
+	dead    bool          // the pane's program ended or the pane closed
+	failure Failure
+	owner   *controlConn // the connection whose %output feeds this stream
+	expiry  *time.Timer
+	readers int // waits in progress: a stream being read never expires
+}
+
+func newStream(h *Hub, pane PaneID, capacity int) *Stream {
+	s := &Stream{pane: pane, hub: h, ring: newRing(capacity), changed: make(chan struct{})}
+	rand.Read(s.gen[:])
+	return s
+}
+
+// Pane returns the pane whose output this is.
+func (s *Stream) Pane() PaneID { return s.pane }
+
+// Cursor returns the cursor for offset off of this stream.
+func (s *Stream) Cursor(off int64) string { return formatCursor(s.gen, off) }
+
+// End returns the offset just after the last byte received.
+func (s *Stream) End() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ring.End()
+}
+
+// Changed returns a channel closed at the next change: output, death or
+// failure. Take it before reading, so no change between the read and the
+// wait is missed.
+func (s *Stream) Changed() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.changed
+}
+
+// A Chunk is what [Stream.Read] returns: contiguous text, and what could
+// not be returned around it.
+type Chunk struct {
+	Text      []byte // retained text, contiguous, starting at TextStart
+	Start     int64  // offset the read asked for
+	TextStart int64  // offset of Text[0]; past Start when the ring overran Start
+	End       int64  // offset to continue from
+	// Missed counts the bytes between Start and End that are not in Text:
+	// output overwritten before it was read, plus one for a MarkAfter.
+	Missed int64
+	// MarkAfter means output was lost right after Text (tmux paused the
+	// pane, or it moved between sessions); End is just past that gap.
+	MarkAfter bool
+	Lost      bool    // Missed > 0: a reader may have missed a match
+	Dead      bool    // the pane has died; no more output will come
+	Failed    Failure // non-empty once the stream has ended for good
+}
+
+// Read returns the text from off up to the end of the stream, or up to the
+// next gap in it, so that Text is always contiguous. It fails if off lies
+// beyond the end.
+func (s *Stream) Read(off int64) (Chunk, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.touchLocked()
+	data, missed, err := s.ring.ReadFrom(off, -1)
+	if err != nil {
+		return Chunk{}, err
+	}
+	c := Chunk{Start: off, TextStart: off + missed, Missed: missed, Dead: s.dead, Failed: s.failure}
+	if i := bytes.IndexByte(data, lostMark); i >= 0 {
+		data = data[:i]
+		c.MarkAfter = true
+		c.Missed++
+		c.Dead = false // more text follows the gap
+	}
+	c.Text = append([]byte(nil), data...)
+	c.End = c.TextStart + int64(len(data))
+	if c.MarkAfter {
+		c.End++
+	}
+	c.Lost = c.Missed > 0
+	return c, nil
+}
+
+// State reports whether the pane died and whether the stream failed.
+func (s *Stream) State() (dead bool, failure Failure) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dead, s.failure
+}
+
+// Hold marks a reader as waiting on the stream, so it does not expire
+// under it; call the returned func when done.
+func (s *Stream) Hold() (release func()) {
+	s.mu.Lock()
+	s.readers++
+	s.touchLocked()
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		s.readers--
+		s.touchLocked()
+		s.mu.Unlock()
+	}
+}
+
+// appendOutput adds raw pane output as it came from tmux.
+func (s *Stream) appendOutput(raw []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failure != "" {
+		return
+	}
+	text := s.filter.Write(nil, raw)
+	text = s.sanitize(text)
+	if len(text) == 0 {
+		return
+	}
+	s.ring.Append(text)
+	s.notifyLocked()
+}
+
+// sanitize replaces invalid UTF-8 with U+FFFD, holding back an incomplete
+// sequence at the end until the next chunk completes it.
+func (s *Stream) sanitize(p []byte) []byte {
+	if len(s.carry) > 0 {
+		p = append(s.carry, p...)
+		s.carry = nil
+	}
+	out := make([]byte, 0, len(p))
+	for len(p) > 0 {
+		r, size := utf8.DecodeRune(p)
+		if r == utf8.RuneError && size <= 1 {
+			if !utf8.FullRune(p) {
+				s.carry = append([]byte(nil), p...)
+				break
+			}
+			out = append(out, "\uFFFD"...)
+			p = p[1:]
+			continue
+		}
+		out = append(out, p[:size]...)
+		p = p[size:]
+	}
+	return out
+}
+
+// markLost records that output was lost here (a %pause gap).
+func (s *Stream) markLost() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failure != "" {
+		return
+	}
+	s.carry = nil
+	s.ring.Append([]byte{lostMark})
+	s.notifyLocked()
+}
+
+func (s *Stream) markDead() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dead {
+		return
+	}
+	if len(s.carry) > 0 {
+		s.ring.Append([]byte("\uFFFD"))
+		s.carry = nil
+	}
+	s.dead = true
+	s.notifyLocked()
+}
+
+func (s *Stream) fail(f Failure) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failure != "" {
+		return
+	}
+	s.failure = f
+	if s.expiry != nil {
+		s.expiry.Stop()
+	}
+	s.notifyLocked()
+}
+
+func (s *Stream) notifyLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// touchLocked restarts the idle clock: a stream nobody reads for the
+// hub's idle limit expires, unless a wait is holding it.
+func (s *Stream) touchLocked() {
+	if s.hub == nil || s.failure != "" {
+		return
+	}
+	if s.expiry == nil {
+		s.expiry = time.AfterFunc(s.hub.idle, func() { s.hub.expire(s) })
+		return
+	}
+	s.expiry.Reset(s.hub.idle)
+}
+
+// idleExpired reports whether the stream may expire now.
+func (s *Stream) idleExpired() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.readers > 0 {
+		s.expiry.Reset(s.hub.idle)
+		return false
+	}
+	return true
+}
