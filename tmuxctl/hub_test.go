@@ -53,3 +53,225 @@ func TestStreamReceivesOutput(t *testing.T) {
 		t.Errorf("escape left in %q", c.Text)
 	}
 }
+
+// TestCursorSurvivesTopologyChanges holds a stream position while the
+// session is split, resized, given new windows, renamed and re-laid out,
+// then continues from it without loss.
+func TestCursorSurvivesTopologyChanges(t *testing.T) {
+	h, _, sock := newTestHub(t)
+	ctx := context.Background()
+	s, err := h.Watch(ctx, "%0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%0", "echo before", "Enter")
+	c := waitText(t, s, 0, "before\n")
+	held := c.End
+
+	for _, args := range [][]string{
+		{"split-window", "-t", "%0", "-h"},
+		{"split-window", "-t", "%0", "-v"},
+		{"resize-pane", "-t", "%0", "-x", "30"},
+		{"resize-window", "-t", "main", "-x", "120", "-y", "40"},
+		{"new-window", "-t", "main:"},
+		{"kill-window", "-t", "main:1"},
+		{"rename-window", "-t", "main:0", "renamed"},
+		{"rename-session", "-t", "main", "main2"},
+		{"select-layout", "-t", "main2:0", "tiled"},
+		{"kill-pane", "-t", "%1"},
+	} {
+		tmuxtest.Run(t, sock, args...)
+	}
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%0", "echo after", "Enter")
+	c = waitText(t, s, held, "after\n")
+	if c.Missed != 0 || c.Failed != "" || c.Dead {
+		t.Errorf("after topology changes: missed %d, failed %q, dead %v", c.Missed, c.Failed, c.Dead)
+	}
+	if strings.Contains(string(c.Text), "before") {
+		t.Errorf("continuing from the held cursor repeated old output: %q", c.Text)
+	}
+	if dead, failure := s.State(); dead || failure != "" {
+		t.Errorf("stream state dead=%v failure=%q", dead, failure)
+	}
+}
+
+// TestMovedPaneIsFollowed moves a watched pane into another session: its
+// output keeps arriving on the same stream, which says output may have
+// been lost during the move.
+func TestMovedPaneIsFollowed(t *testing.T) {
+	h, _, sock := newTestHub(t)
+	ctx := context.Background()
+	tmuxtest.Run(t, sock, "new-session", "-d", "-s", "other", "/bin/sh")
+	tmuxtest.Run(t, sock, "split-window", "-t", "main:0", "/bin/sh") // %2 in main
+	s, err := h.Watch(ctx, "%2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := s.End()
+	tmuxtest.Run(t, sock, "move-pane", "-s", "%2", "-t", "other:0")
+	// Wait for the hub to notice (a gap mark arrives on re-homing).
+	deadline := time.After(10 * time.Second)
+	for {
+		changed := s.Changed()
+		c, _ := s.Read(off)
+		if c.MarkAfter {
+			break
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatal("the move was never noticed")
+		}
+	}
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%2", "echo moved", "Enter")
+	c := waitText(t, s, off+1, "moved\n")
+	if c.Failed != "" || c.Dead {
+		t.Errorf("moved pane: failed %q dead %v", c.Failed, c.Dead)
+	}
+}
+
+func TestPaneDeathIsNoticed(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		t.Run(map[bool]string{false: "closes", true: "remain-on-exit"}[keep], func(t *testing.T) {
+			h, c, sock := newTestHub(t)
+			ctx := context.Background()
+			if keep {
+				tmuxtest.Run(t, sock, "set-option", "-g", "remain-on-exit", "on")
+			}
+			// tmux 3.3a drops a pane's last output for control clients when
+			// the program exits right after printing it (measured: about
+			// half the time), so the program waits for a second line.
+			created, err := c.NewWindow(ctx, "$0", NewWindowOptions{Spawn: Spawn{Argv: []string{"sh", "-c", "read x; echo bye $x; read y"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := h.Watch(ctx, created.Pane)
+			if err != nil {
+				t.Fatal(err)
+			}
+			off := s.End()
+			tmuxtest.Run(t, sock, "send-keys", "-t", string(created.Pane), "now", "Enter")
+			waitText(t, s, off, "bye now\n")
+			tmuxtest.Run(t, sock, "send-keys", "-t", string(created.Pane), "Enter")
+			deadline := time.After(10 * time.Second)
+			for {
+				changed := s.Changed()
+				ch, _ := s.Read(off)
+				if ch.Dead {
+					if !strings.Contains(string(ch.Text), "bye now") {
+						t.Errorf("last output lost: %q", ch.Text)
+					}
+					return
+				}
+				select {
+				case <-changed:
+				case <-deadline:
+					t.Fatalf("death never noticed; text %q", ch.Text)
+				}
+			}
+		})
+	}
+}
+
+func TestServerDeathLosesConnection(t *testing.T) {
+	h, _, sock := newTestHub(t)
+	ctx := context.Background()
+	s, err := h.Watch(ctx, "%0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := s.Changed()
+	tmuxtest.Run(t, sock, "kill-server")
+	deadline := time.After(10 * time.Second)
+	for {
+		dead, failure := s.State()
+		if failure != "" || dead {
+			// Either reading is honest: the session's panes died with it,
+			// or the connection was lost.
+			return
+		}
+		select {
+		case <-changed:
+			changed = s.Changed()
+		case <-deadline:
+			t.Fatal("stream never learned its server died")
+		}
+	}
+}
+
+func TestExpiry(t *testing.T) {
+	c, _ := client(t)
+	h := NewHub(c, HubOptions{Idle: 100 * time.Millisecond})
+	t.Cleanup(h.Close)
+	s, err := h.Watch(context.Background(), "%0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := s.gen
+	deadline := time.After(10 * time.Second)
+	for {
+		changed := s.Changed()
+		if _, f := s.State(); f == Expired {
+			break
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatal("stream never expired")
+		}
+	}
+	if _, f, ok := h.Lookup(gen); ok || f != Expired {
+		t.Errorf("Lookup of expired generation = %q, %v", f, ok)
+	}
+	s2, err := h.Watch(context.Background(), "%0")
+	if err != nil || s2 == s {
+		t.Errorf("watching again must start a new stream: %v", err)
+	}
+}
+
+// TestStressMissedBytesExact prints 8 MiB between two reads of a 1 MiB
+// stream and checks the missed count and the retained tail exactly.
+func TestStressMissedBytesExact(t *testing.T) {
+	h, c, sock := newTestHub(t)
+	ctx := context.Background()
+	const lines = 8 * 1024 // 8 MiB of 1 KiB lines
+	script := `i=0; while [ $i -lt ` + "8192" + ` ]; do printf '%01023d\n' $i; i=$((i+1)); done; tmux -S "$SOCK" wait-for -S printed; exec cat`
+	created, err := c.NewWindow(ctx, "$0", NewWindowOptions{Spawn: Spawn{
+		Argv: []string{"sh", "-c", "tmux -S \"$SOCK\" wait-for go; " + script},
+		Env:  map[string]string{"SOCK": sock},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := h.Watch(ctx, created.Pane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := s.End()
+	tmuxtest.Run(t, sock, "wait-for", "-S", "go")
+	tmuxtest.Run(t, sock, "wait-for", "printed")
+	// The last line is in the stream once its newline is.
+	last := strings.Repeat("0", 1023-4) + "8191\n"
+	ch := waitText(t, s, off, last)
+	total := int64(lines * 1024)
+	if got := ch.End - off; got != total {
+		t.Fatalf("stream advanced %d bytes, want exactly %d", got, total)
+	}
+	if int64(len(ch.Text))+ch.Missed != total {
+		t.Errorf("text %d + missed %d != %d", len(ch.Text), ch.Missed, total)
+	}
+	if len(ch.Text) != 1<<20 || ch.MarkAfter {
+		t.Errorf("retained %d bytes (mark %v), want the full 1 MiB ring", len(ch.Text), ch.MarkAfter)
+	}
+	if !strings.HasSuffix(string(ch.Text), last) {
+		t.Errorf("tail wrong: %q", ch.Text[len(ch.Text)-40:])
+	}
+	// Every retained line is whole and in order after the first cut one.
+	body := string(ch.Text)
+	body = body[strings.IndexByte(body, '\n')+1:]
+	for i, line := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
+		if len(line) != 1023 {
+			t.Fatalf("line %d has %d bytes", i, len(line))
+		}
+	}
+}
