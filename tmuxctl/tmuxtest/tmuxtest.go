@@ -11,12 +11,21 @@ import (
 	"testing"
 )
 
+// Binary is the tmux to run: $TMUX_MCP_TEST_REAL_TMUX when set (the
+// testscript tests put a wrapper named tmux first on PATH), else tmux.
+func Binary() string {
+	if p := os.Getenv("TMUX_MCP_TEST_REAL_TMUX"); p != "" {
+		return p
+	}
+	return "tmux"
+}
+
 // Server starts a tmux server with one detached 80x24 session named
 // "main" running a shell, and returns its socket path. The test is skipped
 // when tmux is not installed.
 func Server(t testing.TB) string {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
+	if _, err := exec.LookPath(Binary()); err != nil {
 		t.Skip("tmux not installed")
 	}
 	dir, err := os.MkdirTemp("", "tmux-mcp-test-") // short: sockets have a ~100-byte path limit
@@ -25,7 +34,7 @@ func Server(t testing.TB) string {
 	}
 	sock := filepath.Join(dir, "s")
 	t.Cleanup(func() {
-		exec.Command("tmux", "-S", sock, "kill-server").Run()
+		exec.Command(Binary(), "-S", sock, "kill-server").Run()
 		os.RemoveAll(dir)
 	})
 	Run(t, sock, "new-session", "-d", "-s", "main", "-x", "80", "-y", "24", "/bin/sh")
@@ -36,7 +45,7 @@ func Server(t testing.TB) string {
 // on error.
 func Run(t testing.TB, sock string, args ...string) string {
 	t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-u", "-S", sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
+	out, err := exec.Command(Binary(), append([]string{"-u", "-S", sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("tmux %s: %v: %s", strings.Join(args, " "), err, out)
 	}

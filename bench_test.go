@@ -1,0 +1,363 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+)
+
+// The benchmarks drive the built binary over stdio, as a client would,
+// against a private tmux, and report medians with b.ReportMetric. They
+// assert only that calls succeed: speed is printed, never asserted.
+// scripts/bench.sh runs them.
+
+// buildBinary builds tmux-mcp once per benchmark run.
+var buildBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "tmux-mcp-bench-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "tmux-mcp")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build: %v: %s", err, out)
+	}
+	return bin, nil
+})
+
+// A stdioClient is a minimal MCP client over a subprocess's stdio.
+type stdioClient struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	mu    sync.Mutex
+	next  int
+	wait  map[int]chan json.RawMessage
+}
+
+func startServer(b testing.TB, sock string, args ...string) *stdioClient {
+	b.Helper()
+	bin, err := buildBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(bin, append([]string{"-S", sock, "--tmux", tmuxtest.Binary()}, args...)...)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	c := &stdioClient{cmd: cmd, stdin: stdin, next: 1, wait: map[int]chan json.RawMessage{}}
+	go c.read(stdout)
+	b.Cleanup(func() {
+		stdin.Close()
+		cmd.Wait()
+	})
+	c.call(b, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "bench", "version": "1"}})
+	c.notify("notifications/initialized")
+	return c
+}
+
+func (c *stdioClient) read(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var msg struct {
+			ID     *int            `json:"id"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal(sc.Bytes(), &msg) != nil || msg.ID == nil {
+			continue
+		}
+		c.mu.Lock()
+		ch := c.wait[*msg.ID]
+		delete(c.wait, *msg.ID)
+		c.mu.Unlock()
+		if ch != nil {
+			if msg.Error != nil {
+				ch <- msg.Error
+			} else {
+				ch <- msg.Result
+			}
+		}
+	}
+}
+
+func (c *stdioClient) notify(method string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fmt.Fprintf(c.stdin, `{"jsonrpc":"2.0","method":%q}`+"\n", method)
+}
+
+// start sends a request and returns the channel its reply will arrive on.
+func (c *stdioClient) start(method string, params any) <-chan json.RawMessage {
+	p, _ := json.Marshal(params)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id := c.next
+	c.next++
+	ch := make(chan json.RawMessage, 1)
+	c.wait[id] = ch
+	fmt.Fprintf(c.stdin, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", id, method, p)
+	return ch
+}
+
+func (c *stdioClient) call(b testing.TB, method string, params any) json.RawMessage {
+	b.Helper()
+	select {
+	case r := <-c.start(method, params):
+		return r
+	case <-time.After(60 * time.Second):
+		b.Fatalf("%s: no reply", method)
+		return nil
+	}
+}
+
+// tool calls a tool and returns its structuredContent, failing on isError.
+func (c *stdioClient) tool(b testing.TB, name string, args map[string]any) map[string]any {
+	b.Helper()
+	return toolResult(b, name, c.call(b, "tools/call", map[string]any{"name": name, "arguments": args}))
+}
+
+func toolResult(b testing.TB, name string, raw json.RawMessage) map[string]any {
+	b.Helper()
+	var res struct {
+		IsError           bool           `json:"isError"`
+		StructuredContent map[string]any `json:"structuredContent"`
+		Content           []struct{ Text string }
+	}
+	if err := json.Unmarshal(raw, &res); err != nil || res.IsError || res.StructuredContent == nil {
+		b.Fatalf("%s: %s", name, raw)
+	}
+	return res.StructuredContent
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// bareControlClient attaches a plain `tmux -C` client to session and
+// reports when each %output line containing a marker arrives.
+type bareControlClient struct {
+	mu   sync.Mutex
+	seen map[string]chan time.Time
+}
+
+func attachBare(b testing.TB, sock, session string) *bareControlClient {
+	cmd := exec.Command(tmuxtest.Binary(), "-u", "-S", sock, "-C", "attach", "-t", session)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { stdin.Close(); cmd.Wait() })
+	bc := &bareControlClient{seen: map[string]chan time.Time{}}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		for sc.Scan() {
+			now := time.Now()
+			line := sc.Text()
+			if !strings.HasPrefix(line, "%output") && !strings.HasPrefix(line, "%extended-output") {
+				continue
+			}
+			bc.mu.Lock()
+			for m, ch := range bc.seen {
+				if strings.Contains(line, m) {
+					ch <- now
+					delete(bc.seen, m)
+				}
+			}
+			bc.mu.Unlock()
+		}
+	}()
+	return bc
+}
+
+func (bc *bareControlClient) expect(marker string) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	bc.mu.Lock()
+	bc.seen[marker] = ch
+	bc.mu.Unlock()
+	return ch
+}
+
+// BenchmarkWaitWakeup measures how long after a bare control-mode client
+// sees a pane's %output the wait_for_text reply for the same text arrives.
+func BenchmarkWaitWakeup(b *testing.B) {
+	sock := tmuxtest.Server(b)
+	tmuxtest.Run(b, sock, "new-window", "-t", "main:", "cat")
+	c := startServer(b, sock)
+	bare := attachBare(b, sock, "main")
+	var overhead []time.Duration
+	for i := 0; b.Loop(); i++ {
+		marker := "mark" + strconv.Itoa(i) + "x"
+		reply := c.start("tools/call", map[string]any{"name": "wait_for_text", "arguments": map[string]any{
+			"paneId": "%1", "patterns": []string{marker}, "timeoutMs": 10000}})
+		// Make sure the wait has subscribed: the first call opens the
+		// stream; later ones find it. A short settle keeps the send-keys
+		// after the subscription without measuring it.
+		time.Sleep(20 * time.Millisecond)
+		seen := bare.expect(marker)
+		tmuxtest.Run(b, sock, "send-keys", "-t", "%1", "-l", marker+"\n")
+		t0 := <-seen
+		r := <-reply
+		t1 := time.Now()
+		if out := toolResult(b, "wait_for_text", r); out["outcome"] != "matched" {
+			b.Fatalf("outcome %v", out["outcome"])
+		}
+		overhead = append(overhead, t1.Sub(t0))
+	}
+	b.ReportMetric(ms(median(overhead)), "median-ms-after-bare-client")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkListPanes measures a read tool's round trip.
+func BenchmarkListPanes(b *testing.B) {
+	sock := tmuxtest.Server(b)
+	c := startServer(b, sock)
+	var rtt []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		c.tool(b, "list_panes", map[string]any{})
+		rtt = append(rtt, time.Since(t0))
+	}
+	b.ReportMetric(ms(median(rtt)), "median-ms")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkStartup measures process start to the initialize reply.
+func BenchmarkStartup(b *testing.B) {
+	sock := tmuxtest.Server(b)
+	if _, err := buildBinary(); err != nil {
+		b.Fatal(err)
+	}
+	var d []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		c := startServer(b, sock)
+		d = append(d, time.Since(t0))
+		c.stdin.Close()
+		c.cmd.Wait()
+	}
+	b.ReportMetric(ms(median(d)), "median-ms-to-initialize")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkConcurrentWaits starts 64 waits on 64 panes, then makes every
+// pane print, and reports how long until all 64 answered.
+func BenchmarkConcurrentWaits(b *testing.B) {
+	sock := tmuxtest.Server(b)
+	const n = 64
+	for i := 1; i < n; i++ {
+		tmuxtest.Run(b, sock, "new-window", "-d", "-t", "main:", "cat")
+	}
+	c := startServer(b, sock)
+	panes := c.tool(b, "list_panes", map[string]any{})["panes"].([]any)
+	var all []time.Duration
+	for i := 0; b.Loop(); i++ {
+		var replies []<-chan json.RawMessage
+		for _, p := range panes {
+			id := p.(map[string]any)["id"].(string)
+			replies = append(replies, c.start("tools/call", map[string]any{"name": "wait_for_text", "arguments": map[string]any{
+				"paneId": id, "patterns": []string{"go" + strconv.Itoa(i) + "!"}, "timeoutMs": 30000}}))
+		}
+		time.Sleep(200 * time.Millisecond) // let all 64 subscribe
+		t0 := time.Now()
+		for _, p := range panes {
+			tmuxtest.Run(b, sock, "send-keys", "-t", p.(map[string]any)["id"].(string), "-l", "go"+strconv.Itoa(i)+"!\n")
+		}
+		for _, r := range replies {
+			if out := toolResult(b, "wait_for_text", <-r); out["outcome"] != "matched" {
+				b.Fatalf("outcome %v", out["outcome"])
+			}
+		}
+		all = append(all, time.Since(t0))
+	}
+	b.ReportMetric(ms(median(all)), "median-ms-all-64-answered")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkStream100MiB pushes 100 MiB through a watched pane, calling
+// list_panes throughout, then checks the accounting of one capture_since
+// and reports the server's peak RSS and the slowest list_panes.
+func BenchmarkStream100MiB(b *testing.B) {
+	for b.Loop() {
+		sock := tmuxtest.Server(b)
+		const total = 100 << 20 // 64-byte lines: 63 characters and a newline
+		script := `"$TB" -S "$SOCK" wait-for go; yes 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde | head -c ` +
+			strconv.Itoa(total) + `; "$TB" -S "$SOCK" wait-for -S done; exec cat`
+		tmuxtest.Run(b, sock, "new-window", "-d", "-e", "SOCK="+sock, "-e", "TB="+tmuxtest.Binary(), "-t", "main:", "sh", "-c", script)
+		c := startServer(b, sock)
+		seed := c.tool(b, "capture_since", map[string]any{"paneId": "%1"})
+		cursor := seed["cursor"].(string)
+		start, _ := strconv.ParseInt(cursor[strings.LastIndexByte(cursor, '.')+1:], 10, 64)
+
+		done := make(chan struct{})
+		var worst time.Duration
+		go func() {
+			defer close(done)
+			tmuxtest.Run(b, sock, "wait-for", "-S", "go")
+			tmuxtest.Run(b, sock, "wait-for", "done")
+		}()
+	loop:
+		for {
+			select {
+			case <-done:
+				break loop
+			default:
+			}
+			t0 := time.Now()
+			c.tool(b, "list_panes", map[string]any{})
+			worst = max(worst, time.Since(t0))
+			time.Sleep(20 * time.Millisecond)
+		}
+		// Read until the stream holds everything the program printed.
+		var got map[string]any
+		var end int64
+		for end-start < total {
+			got = c.tool(b, "capture_since", map[string]any{"paneId": "%1", "cursor": cursor, "waitMs": 2000})
+			nc := got["cursor"].(string)
+			end, _ = strconv.ParseInt(nc[strings.LastIndexByte(nc, '.')+1:], 10, 64)
+			missed := int64(got["missedBytes"].(float64))
+			omitted := int64(got["omittedBytes"].(float64))
+			text := int64(len(got["text"].(string)))
+			old, _ := strconv.ParseInt(cursor[strings.LastIndexByte(cursor, '.')+1:], 10, 64)
+			if end-old != missed+omitted+text {
+				b.Fatalf("accounting: %d advanced != missed %d + omitted %d + text %d", end-old, missed, omitted, text)
+			}
+			cursor = nc
+		}
+		if end-start != total {
+			b.Fatalf("stream advanced %d, want %d", end-start, total)
+		}
+		status, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
+		var hwm string
+		for _, line := range strings.Split(string(status), "\n") {
+			if strings.HasPrefix(line, "VmHWM:") {
+				hwm = strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:"))
+			}
+		}
+		kb, _ := strconv.Atoi(strings.TrimSuffix(hwm, " kB"))
+		b.ReportMetric(float64(kb)/1024, "peak-RSS-MiB")
+		b.ReportMetric(ms(worst), "worst-list_panes-ms-while-streaming")
+		b.ReportMetric(0, "ns/op")
+	}
+}
