@@ -71,6 +71,7 @@ func (h *Handlers) readWaiting(ctx context.Context, s *tmuxctl.Stream, off int64
 	}
 	wctx, cancel := h.waitContext(ctx, wait)
 	defer cancel()
+	defer reportProgress(ctx, wait, "waiting for output in pane "+string(s.Pane()))()
 	for {
 		changed := s.Changed()
 		chunk, err := s.Read(off)

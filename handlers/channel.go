@@ -34,7 +34,9 @@ func (h *Handlers) WaitForChannel(ctx context.Context, in gen.WaitForChannelInpu
 	}
 	wctx, cancel := h.waitContext(ctx, enforced)
 	defer cancel()
+	stop := reportProgress(ctx, enforced, "waiting for channel "+in.Channel)
 	err = client.WaitFor(wctx, in.Channel)
+	stop()
 	switch {
 	case err == nil:
 		return gen.WaitForChannelOutput{Result: fmt.Sprintf("channel %q was signalled; timeout enforced: %ss%s", in.Channel, seconds(enforced.Seconds()), clampNote)}, nil

@@ -73,6 +73,7 @@ func (w *textWait) run(ctx context.Context, s *tmuxctl.Stream, start int64) gen.
 	defer release()
 	wctx, cancel := w.h.waitContext(ctx, w.timeout)
 	defer cancel()
+	defer reportProgress(ctx, w.timeout, "waiting for text in pane "+string(w.pane))()
 	w.start, w.pos, w.accOff = start, start, start
 	for {
 		changed := s.Changed()

@@ -92,7 +92,14 @@ type binder func(s *mcp.Server, t *mcp.Tool, h *handlers.Handlers)
 // becomes an isError result with text only.
 func bind[In, Out any](method func(*handlers.Handlers, context.Context, In) (Out, error)) binder {
 	return func(s *mcp.Server, t *mcp.Tool, h *handlers.Handlers) {
-		mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		mcp.AddTool(s, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+			if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+				ctx = handlers.WithProgress(ctx, func(elapsed, total float64, msg string) {
+					req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+						ProgressToken: token, Progress: elapsed, Total: total, Message: msg,
+					})
+				})
+			}
 			out, err := method(h, ctx, in)
 			return nil, out, err
 		})
