@@ -22,11 +22,14 @@ package tmuxctl
 // (0x1a) abandons the sequence, as in tmux — except in DCS data, which tmux
 // passes through until ESC \. Inside escape and CSI sequences a control byte
 // takes effect at once (a "\n" there is still a line break), as on a real
-// terminal; inside strings it is part of the string.
+// terminal; inside strings and a DCS's header it is ignored. Inside every
+// sequence, bytes 0x7f-0xff are ignored too, as tmux does (so "ESC é" loses
+// the "é" on screen as well as here).
 //
 // Outside sequences:
 //
-//   - "\n" and "\t" are kept.
+//   - "\n" and "\t" are kept. VT and FF become "\n": terminals, tmux
+//     included, move down a line for them as for "\n".
 //   - "\r" is dropped. That turns "\r\n" into "\n" (and tmux's "\r\r\n",
 //     seen when a program prints "\r\n" through the tty's onlcr, into "\n"),
 //     needs no look-ahead across writes, and makes a lone "\r" — a progress
@@ -41,9 +44,8 @@ package tmuxctl
 //
 // 8-bit C1 controls are not recognised. A raw 0x9b is the 8-bit CSI in
 // ISO 6429, but in UTF-8 it is a continuation byte ("⌛" is e2 8c 9b), and
-// taking it for CSI would eat the text after it. tmux itself is 7-bit only
-// and shows such bytes as text, so the filter does too. For the same reason,
-// inside a sequence every byte 0x7f-0xff is ignored, as tmux does.
+// taking it for CSI would eat the text after it. tmux is 7-bit only as well:
+// a stray 0x9b is to it invalid UTF-8, never a CSI.
 //
 // A sequence split across calls to [escapeFilter.Write] is handled the same
 // as one written whole: the filter keeps its place between calls. The zero
@@ -83,19 +85,33 @@ const (
 // It allocates only if dst must grow; the output is never longer than src.
 func (f *escapeFilter) Write(dst, src []byte) []byte {
 	for i := 0; i < len(src); {
-		if f.state == inText {
-			// Most output is runs of printable bytes: copy them in one go.
-			j := i
+		// Fast paths for the long runs: printable text, CSI parameters, and
+		// string contents (a clipboard OSC or an image DCS can be large).
+		j := i
+		switch f.state {
+		case inText:
 			for j < len(src) && src[j] >= 0x20 && src[j] != del {
 				j++
 			}
 			dst = append(dst, src[i:j]...)
-			if i = j; i == len(src) {
-				break
+		case inCSI:
+			for j < len(src) && src[j] >= 0x20 && src[j] < 0x40 {
+				j++
+			}
+		case inOSC, inIgnore:
+			for j < len(src) && src[j] >= 0x20 {
+				j++
+			}
+		case inDCSData:
+			for j < len(src) && src[j] != esc {
+				j++
 			}
 		}
-		dst = f.step(dst, src[i])
-		i++
+		if j == len(src) {
+			break
+		}
+		dst = f.step(dst, src[j])
+		i = j + 1
 	}
 	return dst
 }
@@ -193,8 +209,11 @@ func (f *escapeFilter) step(dst []byte, b byte) []byte {
 // control applies a C0 control or DEL met outside strings: line breaks and
 // tabs are text, the rest is dropped.
 func control(dst []byte, b byte) []byte {
-	if b == '\n' || b == '\t' {
-		return append(dst, b)
+	switch b {
+	case '\n', '\v', '\f':
+		return append(dst, '\n')
+	case '\t':
+		return append(dst, '\t')
 	}
 	return dst
 }
