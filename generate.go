@@ -38,3 +38,7 @@ package main
 //go:generate jsonschema --schema-root-type =WaitForExitOutput -o gen/wait_for_exit_output.gen.go schemas/wait_for_exit.output.json
 //go:generate jsonschema --schema-root-type =WaitForTextInput -o gen/wait_for_text_input.gen.go schemas/wait_for_text.input.json
 //go:generate jsonschema --schema-root-type =WaitForTextOutput -o gen/wait_for_text_output.gen.go schemas/wait_for_text.output.json
+//go:generate jsonschema --schema-root-type =RunProgramInput -o gen/run_program_input.gen.go schemas/run_program.input.json
+//go:generate jsonschema --schema-root-type =RunProgramOutput -o gen/run_program_output.gen.go schemas/run_program.output.json
+//go:generate jsonschema --schema-root-type =StartProgramInput -o gen/start_program_input.gen.go schemas/start_program.input.json
+//go:generate jsonschema --schema-root-type =StartProgramOutput -o gen/start_program_output.gen.go schemas/start_program.output.json

@@ -168,11 +168,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			MaxLines:    cfg.maxLines,
 			MaxBytes:    cfg.maxBytes,
 		},
-		Streams: tmuxctl.HubOptions{BufferBytes: cfg.streamBuffer, Idle: cfg.streamIdle},
-		Tier:    tier,
-		In:      stdin,
-		Out:     stdout,
-		Stop:    stop,
+		Streams:   tmuxctl.HubOptions{BufferBytes: cfg.streamBuffer, Idle: cfg.streamIdle},
+		ExitGrace: cfg.exitGrace,
+		Tier:      tier,
+		In:        stdin,
+		Out:       stdout,
+		Stop:      stop,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)

@@ -34,6 +34,12 @@ import (
 //
 // Replies with a null id (errors for lines that were not JSON-RPC) are
 // printed after the others. A line that is not a JSON object is sent as is.
+//
+// A request may use what an earlier reply returned: @cursor:N@ becomes the
+// first cursor in the reply to request N, and @gen:N@ that cursor without
+// its offset (to build a cursor of the same stream). A line that is only
+// @after:N@ sends nothing but waits for reply N. Each waits for reply N
+// first, so scripts stay deterministic under -concurrent.
 func mcpReplay(args []string) int {
 	fs := flag.NewFlagSet("mcp-replay", flag.ContinueOnError)
 	concurrent := fs.Bool("concurrent", false, "send every line at once")
@@ -88,6 +94,13 @@ func mcpReplay(args []string) int {
 	var order []string // ids of requests, as JSON, in input order
 	for _, line := range strings.Split(string(calls), "\n") {
 		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		line, ok := r.fill(line, *timeout)
+		if !ok {
+			return fail("no reply to a request %q refers to", line)
+		}
+		if line == "" {
 			continue
 		}
 		var probe struct {
@@ -231,6 +244,39 @@ func (r *replies) wait(id string, timeout time.Duration) bool {
 			return false
 		}
 		r.cond.Wait()
+	}
+}
+
+var placeholder = regexp.MustCompile(`@(cursor|gen|after):([0-9]+)@`)
+
+var firstCursor = regexp.MustCompile(`"cursor":"(ltxc1\.[0-9a-f]{32}\.[0-9]+)"`)
+
+// fill replaces the placeholders in line with values from earlier replies,
+// waiting for each reply it names.
+func (r *replies) fill(line string, timeout time.Duration) (string, bool) {
+	for {
+		m := placeholder.FindStringSubmatchIndex(line)
+		if m == nil {
+			return strings.TrimSpace(line), true
+		}
+		kind, id := line[m[2]:m[3]], line[m[4]:m[5]]
+		if !r.wait(id, timeout) {
+			return line, false
+		}
+		r.mu.Lock()
+		reply := string(r.byID[id])
+		r.mu.Unlock()
+		value := ""
+		if c := firstCursor.FindStringSubmatch(reply); c != nil {
+			value = c[1]
+			if kind == "gen" {
+				value = value[:strings.LastIndexByte(value, '.')+1]
+			}
+		}
+		if kind == "after" {
+			value = ""
+		}
+		line = line[:m[0]] + value + line[m[1]:]
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
@@ -22,6 +23,11 @@ func (h *Handlers) streamAt(ctx context.Context, pane tmuxctl.PaneID, cursor *st
 	}
 	gen, off, err := tmuxctl.ParseCursor(*cursor)
 	if err != nil {
+		if cursorPattern.MatchString(*cursor) {
+			// Well formed, but its offset does not even fit in 64 bits: no
+			// stream has come that far.
+			return nil, 0, fmt.Errorf("cursor %q is ahead of the stream of pane %s (its offset is larger than any stream can reach); pass a cursor a result gave you, or omit it", *cursor, pane)
+		}
 		return nil, 0, fmt.Errorf("cursor %q is malformed (%v); pass a cursor exactly as a previous result gave it, or omit it", *cursor, err)
 	}
 	s, failure, ok := h.hub.Lookup(gen)
@@ -40,6 +46,9 @@ func (h *Handlers) streamAt(ctx context.Context, pane tmuxctl.PaneID, cursor *st
 	}
 	return s, off, nil
 }
+
+// cursorPattern is the cursor pattern of the seed contract's schemas.
+var cursorPattern = regexp.MustCompile(`^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`)
 
 // noStream reports whether err means no control connection could be had
 // (as opposed to a missing pane or a bad cursor).

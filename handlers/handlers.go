@@ -20,8 +20,9 @@ var DefaultLimits = Limits{WaitCeiling: 50 * time.Second, MaxLines: 200, MaxByte
 // Handlers serves every tool against one tmux server.
 type Handlers struct {
 	tmux   *tmuxctl.Client
-	hub    *tmuxctl.Hub // pane output streams
-	echo   *echoBook    // what this server typed, for waits to discount
+	hub    *tmuxctl.Hub         // pane output streams
+	exits  *tmuxctl.ExitTracker // panes held for their exit status
+	echo   *echoBook            // what this server typed, for waits to discount
 	limits Limits
 	// shutdown ends when the server is stopping: waits end as cancelled.
 	shutdown context.Context
@@ -29,8 +30,8 @@ type Handlers struct {
 
 // New returns Handlers that talk to tmux through client and read pane
 // output through hub. Waits in flight end early when shutdown is done.
-func New(shutdown context.Context, client *tmuxctl.Client, hub *tmuxctl.Hub, limits Limits) *Handlers {
-	return &Handlers{tmux: client, hub: hub, echo: newEchoBook(), limits: limits, shutdown: shutdown}
+func New(shutdown context.Context, client *tmuxctl.Client, hub *tmuxctl.Hub, exits *tmuxctl.ExitTracker, limits Limits) *Handlers {
+	return &Handlers{tmux: client, hub: hub, exits: exits, echo: newEchoBook(), limits: limits, shutdown: shutdown}
 }
 
 // lines returns the line limit for a request that asked for max (nil: the

@@ -72,10 +72,10 @@ func dialControl(ctx context.Context, h *Hub, s SessionID) (*controlConn, error)
 		return nil, ctx.Err()
 	}
 	// Ask tmux to pause a pane rather than drop this client when it falls
-	// behind, and to report pane deaths (kept by remain-on-exit) as they
-	// happen; tmux checks subscriptions about once a second.
+	// behind. (No refresh-client -B subscriptions: tmux 3.3a's subscription
+	// timer crashed the tmux server here when sessions came and went under
+	// control clients; deaths are reported by a pane-died hook instead.)
 	c.send("refresh-client", "-f", "pause-after="+pauseAfter)
-	c.send("refresh-client", "-B", "tmux-mcp-dead:%*:#{pane_dead}")
 	return c, nil
 }
 
@@ -198,10 +198,6 @@ func (c *controlConn) event(ev controlEvent) {
 		h.output(c, ev.Pane, ev.Data)
 	case kindPause:
 		h.paused(c, ev.Pane)
-	case kindSubscriptionChanged:
-		if ev.Name == "tmux-mcp-dead" && ev.Value == "1" && ev.Pane != "" {
-			h.paneDead(ev.Pane)
-		}
 	case kindSessionChanged:
 		// With detach-on-destroy off, tmux moves this client to another
 		// session when its own ends.

@@ -2,6 +2,8 @@ package tmuxctl
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"sync"
 	"time"
@@ -35,9 +37,16 @@ type Hub struct {
 	graveyard map[[16]byte]Failure // recently ended generations, for precise errors
 	closed    bool
 
+	onDeath func(PaneID) // told when a watched pane dies or closes
+
 	reconcileMu sync.Mutex
 	dirty       chan struct{} // a topology change asks for a reconcile
 	done        chan struct{}
+
+	// deaths is the channel every watched pane's pane-died hook signals; one
+	// tmux wait-for child listens on it for the whole hub.
+	deaths    string
+	listening bool // a wait-for child listens on deaths (guarded by mu)
 }
 
 // NewHub returns a hub for c's server. It opens no connection until a pane
@@ -55,6 +64,9 @@ func NewHub(c *Client, o HubOptions) *Hub {
 		byGen: map[[16]byte]*Stream{}, graveyard: map[[16]byte]Failure{},
 		dirty: make(chan struct{}, 1), done: make(chan struct{}),
 	}
+	var b [8]byte
+	rand.Read(b[:])
+	h.deaths = "tmux-mcp-died-" + hex.EncodeToString(b[:])
 	go h.reconcileLoop()
 	return h
 }
@@ -114,6 +126,9 @@ func (h *Hub) Watch(ctx context.Context, p PaneID) (*Stream, error) {
 	s := newStream(h, p, h.size)
 	s.owner = conn
 	s.dead = pane.Dead
+	if !pane.Dead {
+		h.watchDeath(p)
+	}
 	h.streams[p] = s
 	h.byGen[s.gen] = s
 	s.mu.Lock()
@@ -244,11 +259,33 @@ func (h *Hub) paused(conn *controlConn, p PaneID) {
 
 // paneDead marks p's stream dead (the pane_dead subscription fired).
 func (h *Hub) paneDead(p PaneID) {
-	h.mu.Lock()
-	s := h.streams[p]
-	h.mu.Unlock()
-	if s != nil {
+	if s := h.stream(p); s != nil {
 		s.markDead()
+	}
+	h.announceDeath(p)
+}
+
+// stream returns the current stream of p, or nil.
+func (h *Hub) stream(p PaneID) *Stream {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.streams[p]
+}
+
+func (h *Hub) setDeathListener(f func(PaneID)) {
+	h.mu.Lock()
+	h.onDeath = f
+	h.mu.Unlock()
+}
+
+// announceDeath tells the listener, off the caller's goroutine: it may
+// run tmux commands, which must not block a connection's reader.
+func (h *Hub) announceDeath(p PaneID) {
+	h.mu.Lock()
+	f := h.onDeath
+	h.mu.Unlock()
+	if f != nil {
+		go f(p)
 	}
 }
 
@@ -326,12 +363,12 @@ func (h *Hub) reconcile(lost *controlConn) {
 	}
 	for _, s := range watched {
 		p, alive := where[s.pane]
-		if !alive {
-			s.markDead()
-			continue
-		}
-		if p.Dead {
-			s.markDead()
+		if !alive || p.Dead {
+			if dead, _ := s.State(); !dead {
+				s.markDead()
+				h.announceDeath(s.pane)
+			}
+			continue // no more output will come to follow
 		}
 		s.mu.Lock()
 		owner := s.owner
@@ -361,15 +398,15 @@ func (h *Hub) failStream(s *Stream, f Failure) {
 	s.fail(f)
 }
 
-// closeUnusedConns closes connections that feed no live stream.
+// closeUnusedConns closes connections that feed no stream. A dead pane's
+// stream keeps its connection: output tmux read before the death may still
+// be on its way (see [Hub.Sync]).
 func (h *Hub) closeUnusedConns() {
 	h.mu.Lock()
 	used := map[*controlConn]bool{}
 	for _, s := range h.streams {
 		s.mu.Lock()
-		if !s.dead {
-			used[s.owner] = true
-		}
+		used[s.owner] = true
 		s.mu.Unlock()
 	}
 	var idle []*controlConn
@@ -382,5 +419,62 @@ func (h *Hub) closeUnusedConns() {
 	h.mu.Unlock()
 	for _, c := range idle {
 		c.close()
+	}
+}
+
+// Sync waits until the control client feeding s has delivered everything
+// tmux had queued for it: tmux writes a client's command replies and pane
+// output in one ordered queue, so once a round trip returns, any output
+// tmux read before it is in the stream.
+func (h *Hub) Sync(ctx context.Context, s *Stream) error {
+	s.mu.Lock()
+	conn := s.owner
+	s.mu.Unlock()
+	if conn == nil || conn.isDone() {
+		return nil
+	}
+	_, err := conn.do(ctx, "display-message", "-p", "sync")
+	return err
+}
+
+// deathHook is the pane-died hook slot the hub uses, apart from the one
+// [ExitTracker] uses, and high enough to leave users' own hooks alone.
+const deathHook = "pane-died[7392]"
+
+// watchDeath makes pane p's death (while remain-on-exit keeps it open) wake
+// the hub: tmux 3.3a sends control clients no notification for it. A pane
+// that closes instead is noticed through the layout notifications.
+func (h *Hub) watchDeath(p PaneID) {
+	if !h.listening { // h.mu is held
+		h.listening = true
+		go h.listenDeaths()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	h.client.command(ctx, "set-hook", "-p", "-t", string(p), deathHook, "wait-for -S "+h.deaths)
+}
+
+// listenDeaths waits on the death channel in a tmux child for as long as
+// the hub is open, reconciling after every signal.
+func (h *Hub) listenDeaths() {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-h.done
+		cancel()
+	}()
+	for ctx.Err() == nil {
+		err := h.client.WaitFor(ctx, h.deaths)
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			// The server went away: start again when a pane is next watched.
+			h.mu.Lock()
+			h.listening = false
+			h.mu.Unlock()
+			h.topologyChanged()
+			return
+		}
+		h.topologyChanged()
 	}
 }

@@ -31,6 +31,7 @@ func (c *Client) SendKeys(ctx context.Context, p PaneID, keys string, literal, e
 // the visible screen.
 type CaptureOptions struct {
 	Start, End  *int // rows: 0 is the screen's top row, negative rows are history
+	History     bool // start at the oldest history row (overrides Start)
 	JoinWrapped bool // join lines tmux wrapped
 	Escapes     bool // keep SGR escapes, as tmux re-encodes them
 }
@@ -38,7 +39,9 @@ type CaptureOptions struct {
 // Capture returns the rows of pane p selected by o, one string per row.
 func (c *Client) Capture(ctx context.Context, p PaneID, o CaptureOptions) ([]string, error) {
 	argv := []string{"capture-pane", "-p", "-t", string(p)}
-	if o.Start != nil {
+	if o.History {
+		argv = append(argv, "-S", "-")
+	} else if o.Start != nil {
 		argv = append(argv, "-S", strconv.Itoa(*o.Start))
 	}
 	if o.End != nil {

@@ -171,6 +171,55 @@ var Catalogue = []Tool{
 		bind:  bind((*handlers.Handlers).WaitForText),
 	},
 
+	// Programs and their exit status.
+	{
+		Name:  "start_program",
+		Title: "Start a program in a new pane",
+		Description: "Run a program in a new pane and return its pane, window and session ids, its pid and a " +
+			"cursor from before its first byte of output. argv runs directly, with no shell: every element " +
+			"arrives as one argument, byte for byte, so nothing needs quoting. By default it gets a new detached " +
+			"session; sessionName puts it in a new window of that session (made if missing), splitPaneId splits " +
+			"an existing pane. It answers once the program runs, or, with waitMs, when it exits within that " +
+			"time — then running is false and exitStatus or signal say how it ended (a program that is not " +
+			"found exits 127 at once). The pane is held so its exit status is never lost: wait_for_exit returns " +
+			"it later even if the pane has closed. keepPane keeps the pane open after the exit. Follow its output " +
+			"with capture_since or wait_for_text from the cursor. To run to completion in one call, use " +
+			"run_program; to run a shell command line, run_shell_command.",
+		Class: Mutating,
+		World: Open,
+		bind:  bind((*handlers.Handlers).StartProgram),
+	},
+	{
+		Name:  "run_program",
+		Title: "Run a program to completion",
+		Description: "Run a program in a new pane, wait for it to exit, and return its exit status (or the " +
+			"signal that killed it) and its output — exactly what it printed, terminal escapes removed, newest " +
+			"kept within maxLines and the byte ceiling. argv runs directly with no shell, byte for byte. The pane " +
+			"closes afterwards unless keepPane. If timeoutMs (30 s by default, clamped to the server ceiling) " +
+			"passes first, outcome is timed_out and the program keeps running in paneId: follow it with " +
+			"wait_for_exit and capture_since from the returned cursor. Output may be sensitive or untrusted.",
+		Class: Mutating,
+		World: Open,
+		bind:  bind((*handlers.Handlers).RunProgram),
+	},
+	{
+		Name:  "wait_for_exit",
+		Title: "Wait for a pane's program to exit",
+		Description: "Wait until the program in a pane ends and return its exit status, or the name of the " +
+			"signal that ended it (exitStatus null, signal such as \"SIGTERM\"). For a pane you did not start — a " +
+			"person's build, a server someone launched; start_program and run_program report their own exits. " +
+			"A pane that would close when its program ends is kept open while this waits so the status can be " +
+			"read, then closed as it would have been; your remain-on-exit setting is put back. Outcomes: " +
+			"completed; timed_out (the program still runs — call again to keep waiting, and an exit in between " +
+			"is not lost); gone (the pane was killed from outside: no status exists; noticed within about two " +
+			"seconds); cancelled. A pane id that does not exist is an error. A pane at a shell prompt exits only " +
+			"when its shell does: for a command typed into a shell, use run_shell_command or wait_for_text. " +
+			"Works on tmux 3.2a and later. It only reads pane state and runs nothing the caller supplies.",
+		Class: Idempotent,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).WaitForExit),
+	},
+
 	// Synchronising on channels.
 	{
 		Name:  "wait_for_channel",

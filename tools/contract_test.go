@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,7 +21,7 @@ import (
 
 // pending are seed tools whose schemas are committed (the contract is
 // fixed) but whose behaviour lands in later issues; they must not be served.
-var pending = []string{"wait_for_exit"}
+var pending = []string{}
 
 // connect builds the full server at tier and returns a client session to it.
 func connect(t *testing.T, client *tmuxctl.Client, tier Class) *mcp.ClientSession {
@@ -28,7 +29,7 @@ func connect(t *testing.T, client *tmuxctl.Client, tier Class) *mcp.ClientSessio
 	ctx := context.Background()
 	hub := tmuxctl.NewHub(client, tmuxctl.HubOptions{})
 	t.Cleanup(hub.Close)
-	h := handlers.New(ctx, client, hub, handlers.DefaultLimits)
+	h := handlers.New(ctx, client, hub, tmuxctl.NewExitTracker(client, hub, time.Minute), handlers.DefaultLimits)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := NewServer("test", h, tier).Connect(ctx, st, nil)
 	if err != nil {
@@ -154,8 +155,8 @@ func TestCatalogueEntriesComplete(t *testing.T) {
 func TestTierFiltersTools(t *testing.T) {
 	for tier, want := range map[Class][]string{
 		ReadOnly:    {"capture_pane", "capture_since", "list_panes", "list_sessions", "list_windows", "wait_for_channel", "wait_for_text"},
-		Mutating:    {"capture_pane", "capture_since", "create_session", "create_window", "list_panes", "list_sessions", "list_windows", "send_keys", "signal_channel", "split_window", "wait_for_channel", "wait_for_text"},
-		Destructive: {"capture_pane", "capture_since", "create_session", "create_window", "kill_pane", "kill_session", "kill_window", "list_panes", "list_sessions", "list_windows", "send_keys", "signal_channel", "split_window", "wait_for_channel", "wait_for_text"},
+		Mutating:    {"capture_pane", "capture_since", "create_session", "create_window", "list_panes", "list_sessions", "list_windows", "run_program", "send_keys", "signal_channel", "split_window", "start_program", "wait_for_channel", "wait_for_exit", "wait_for_text"},
+		Destructive: {"capture_pane", "capture_since", "create_session", "create_window", "kill_pane", "kill_session", "kill_window", "list_panes", "list_sessions", "list_windows", "run_program", "send_keys", "signal_channel", "split_window", "start_program", "wait_for_channel", "wait_for_exit", "wait_for_text"},
 	} {
 		cs := connect(t, tmuxctl.New(tmuxctl.Config{}), tier)
 		res, err := cs.ListTools(context.Background(), nil)
@@ -201,6 +202,9 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 		{"kill_pane", map[string]any{"paneId": "%4"}},
 		{"kill_window", map[string]any{"windowId": "@3"}},
 		{"kill_session", map[string]any{"sessionId": "$1"}},
+		{"wait_for_exit", map[string]any{"paneId": "%1", "timeoutMs": 5000}},
+		{"start_program", map[string]any{"argv": []string{"sh", "-c", "exit 4"}, "waitMs": 5000}},
+		{"run_program", map[string]any{"argv": []string{"echo", "hi there"}}},
 	}
 	covered := map[string]bool{}
 	for _, c := range calls {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmux-mcp/tmux-mcp/handlers"
@@ -20,7 +21,7 @@ func TestWaitsSendProgress(t *testing.T) {
 	hub := tmuxctl.NewHub(client, tmuxctl.HubOptions{})
 	t.Cleanup(hub.Close)
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := NewServer("test", handlers.New(ctx, client, hub, handlers.DefaultLimits), Mutating).Connect(ctx, st, nil)
+	ss, err := NewServer("test", handlers.New(ctx, client, hub, tmuxctl.NewExitTracker(client, hub, time.Minute), handlers.DefaultLimits), Mutating).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

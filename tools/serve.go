@@ -16,9 +16,11 @@ type ServeOptions struct {
 	Tmux    *tmuxctl.Client
 	Limits  handlers.Limits
 	Streams tmuxctl.HubOptions
-	Tier    Class
-	In      io.Reader
-	Out     io.Writer
+	// ExitGrace is how long a pane stays held after its last exit wait.
+	ExitGrace time.Duration
+	Tier      Class
+	In        io.Reader
+	Out       io.Writer
 	// Stop, when closed, ends the server like EOF on In, except that calls
 	// in flight are cancelled (and answered) at once: SIGTERM and SIGINT.
 	Stop <-chan struct{}
@@ -32,7 +34,9 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	defer cancelCalls()
 	hub := tmuxctl.NewHub(o.Tmux, o.Streams)
 	defer hub.Close()
-	h := handlers.New(shutdown, o.Tmux, hub, o.Limits)
+	exits := tmuxctl.NewExitTracker(o.Tmux, hub, o.ExitGrace)
+	defer exits.Close() // put back users' remain-on-exit before leaving
+	h := handlers.New(shutdown, o.Tmux, hub, exits, o.Limits)
 	s := NewServer(o.Version, h, o.Tier)
 
 	stdio := newGuardedStdio(o.In, o.Out)

@@ -1,0 +1,232 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+)
+
+// WaitForExit waits for the program in a pane to end and reports its exit
+// status or signal. It works on any pane, holding it open (pane-level
+// remain-on-exit) while it waits so that a pane that closes on exit still
+// yields its status; a later call keeps waiting where a timed-out one left
+// off.
+func (h *Handlers) WaitForExit(ctx context.Context, in gen.WaitForExitInput) (gen.WaitForExitOutput, error) {
+	pane := tmuxctl.PaneID(in.PaneID)
+	timeoutMs := defaultWaitMs
+	if in.TimeoutMs != nil {
+		timeoutMs = *in.TimeoutMs
+	}
+	timeout := h.limits.clampMs(float64(timeoutMs))
+	out := gen.WaitForExitOutput{EffectiveTimeoutMs: int(timeout / time.Millisecond), ExitStatus: nil, Signal: nil}
+
+	release, err := h.exits.Hold(ctx, pane, false, false)
+	if err != nil {
+		var nf *tmuxctl.NotFoundError
+		if errors.As(err, &nf) {
+			if e, ok := h.exits.Recorded(pane); ok {
+				return completed(out, e), nil
+			}
+			return out, fmt.Errorf("pane %s not found (existing: %s); it may have closed before this call — list_panes shows the panes that exist", pane, h.existing(ctx, "pane"))
+		}
+		return out, h.explain(ctx, err)
+	}
+	defer release()
+	wctx, cancel := h.waitContext(ctx, timeout)
+	defer cancel()
+	defer reportProgress(ctx, timeout, "waiting for the program in pane "+string(pane)+" to exit")()
+	e, err := h.exits.Wait(wctx, pane)
+	switch {
+	case err == nil:
+		return completed(out, e), nil
+	case errors.Is(err, tmuxctl.ErrPaneGone):
+		out.Outcome = "gone"
+		return out, nil
+	case ctx.Err() != nil || h.shutdown.Err() != nil:
+		out.Outcome = "cancelled"
+		return out, nil
+	case errors.Is(err, context.DeadlineExceeded):
+		out.Outcome = "timed_out"
+		return out, nil
+	}
+	return out, h.explain(ctx, err)
+}
+
+func completed(out gen.WaitForExitOutput, e tmuxctl.Exit) gen.WaitForExitOutput {
+	out.Outcome = "completed"
+	if e.Status != nil {
+		out.ExitStatus = *e.Status
+	}
+	out.Signal = e.Signal
+	return out
+}
+
+// started is a program this server started, already running.
+type started struct {
+	created tmuxctl.Created
+	stream  *tmuxctl.Stream // nil when no control connection could be had
+	release func()          // ends this call's hold on the pane
+}
+
+// startProgram makes the program's pane, subscribes to its output and
+// holds its exit, and only then lets the program run, so its first byte
+// is in the stream and its status is never lost.
+func (h *Handlers) startProgram(ctx context.Context, where tmuxctl.Placement, spawn tmuxctl.Spawn, keep bool) (started, error) {
+	created, start, err := h.tmux.StartGated(ctx, where, spawn)
+	if err != nil {
+		return started{}, h.explain(ctx, err)
+	}
+	abandon := func(err error) (started, error) {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		h.tmux.KillPane(cctx, created.Pane)
+		return started{}, h.explain(ctx, err)
+	}
+	s, err := h.hub.Watch(ctx, created.Pane)
+	if err != nil && !noStream(err) {
+		return abandon(err)
+	}
+	release, err := h.exits.Hold(ctx, created.Pane, true, keep)
+	if err != nil {
+		return abandon(err)
+	}
+	if err := start(ctx); err != nil {
+		release()
+		return abandon(err)
+	}
+	return started{created: created, stream: s, release: release}, nil
+}
+
+func placement(sessionName *string, split *string, windowName *string) tmuxctl.Placement {
+	return tmuxctl.Placement{SessionName: deref(sessionName), Split: tmuxctl.PaneID(deref(split)), WindowName: deref(windowName)}
+}
+
+// StartProgram runs argv (no shell) in a new pane and answers as soon as
+// it runs, or when it exits within waitMs.
+func (h *Handlers) StartProgram(ctx context.Context, in gen.StartProgramInput) (gen.StartProgramOutput, error) {
+	if in.SplitPaneID != nil && (in.SessionName != nil || in.WindowName != nil) {
+		return gen.StartProgramOutput{}, errors.New("splitPaneId places the program in an existing window; it cannot be combined with sessionName or windowName")
+	}
+	wait := h.limits.clampMs(float64(in.WaitMs))
+	st, err := h.startProgram(ctx, placement(in.SessionName, in.SplitPaneID, in.WindowName),
+		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, in.KeepPane)
+	if err != nil {
+		return gen.StartProgramOutput{}, err
+	}
+	defer st.release()
+	out := gen.StartProgramOutput{
+		PaneID:          string(st.created.Pane),
+		WindowID:        string(st.created.Window),
+		SessionID:       string(st.created.Session),
+		Pid:             st.created.PID,
+		Running:         true,
+		EffectiveWaitMs: int(wait / time.Millisecond),
+	}
+	if st.stream != nil {
+		cursor := st.stream.Cursor(0)
+		out.Cursor = &cursor
+	}
+	if wait > 0 {
+		wctx, cancel := h.waitContext(ctx, wait)
+		defer cancel()
+		if e, err := h.exits.Wait(wctx, st.created.Pane); err == nil {
+			out.Running = false
+			out.ExitStatus = e.Status
+			out.Signal = e.Signal
+		} else if errors.Is(err, tmuxctl.ErrPaneGone) {
+			out.Running = false
+		}
+	}
+	return out, nil
+}
+
+// RunProgram runs argv (no shell) in a new pane, waits for it to exit, and
+// returns its status and exactly what it printed.
+func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.RunProgramOutput, error) {
+	timeoutMs := defaultWaitMs
+	if in.TimeoutMs != nil {
+		timeoutMs = *in.TimeoutMs
+	}
+	timeout := h.limits.clampMs(float64(timeoutMs))
+	st, err := h.startProgram(ctx, placement(in.SessionName, nil, nil),
+		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, true)
+	if err != nil {
+		return gen.RunProgramOutput{}, err
+	}
+	defer st.release()
+	out := gen.RunProgramOutput{
+		PaneID:             string(st.created.Pane),
+		EffectiveTimeoutMs: int(timeout / time.Millisecond),
+		ExitStatus:         nil,
+		Signal:             nil,
+	}
+	wctx, cancel := h.waitContext(ctx, timeout)
+	defer cancel()
+	stop := reportProgress(ctx, timeout, "running "+in.Argv[0])
+	e, err := h.exits.Wait(wctx, st.created.Pane)
+	stop()
+	switch {
+	case err == nil:
+		out.Outcome = "completed"
+		out.ExitStatus = e.Status
+		out.Signal = e.Signal
+	case errors.Is(err, tmuxctl.ErrPaneGone):
+		out.Outcome = "gone"
+	case ctx.Err() != nil || h.shutdown.Err() != nil:
+		out.Outcome = "cancelled"
+	case errors.Is(err, context.DeadlineExceeded):
+		out.Outcome = "timed_out"
+	default:
+		return out, h.explain(ctx, err)
+	}
+	if st.stream != nil {
+		if out.Outcome == "completed" {
+			h.recoverTail(ctx, st)
+		}
+		chunk, err := st.stream.Read(0)
+		if err == nil {
+			kept := keepStreamTail(chunk.Text, h.limits.lines(in.MaxLines), h.limits.MaxBytes)
+			out.Output = kept.Text
+			out.DroppedLines = kept.DroppedLines
+			out.OmittedBytes = kept.OmittedBytes
+			out.MissedBytes = int(chunk.Missed)
+			out.ReturnedBytes = len(kept.Text)
+			cursor := st.stream.Cursor(chunk.End)
+			out.Cursor = &cursor
+		}
+	}
+	if out.Outcome == "completed" && !in.KeepPane {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		out.PaneClosed = h.tmux.KillPane(cctx, st.created.Pane) == nil
+	}
+	return out, nil
+}
+
+// recoverTail restores output that tmux 3.3a did not deliver to control
+// clients: when a program exits right after printing, its last bytes can
+// be dropped from %output (measured here: often), though they reach the
+// screen. The pane is fresh and still held, so its whole history is the
+// program's output, and any lines beyond what the stream holds are added.
+func (h *Handlers) recoverTail(ctx context.Context, st started) {
+	if err := h.hub.Sync(ctx, st.stream); err != nil {
+		return
+	}
+	lines, err := h.tmux.Capture(ctx, st.created.Pane, tmuxctl.CaptureOptions{JoinWrapped: true, History: true})
+	if err != nil {
+		return
+	}
+	st.stream.RecoverTail(dropDeadNotice(trimBlankTail(lines)))
+}
+
+// dropDeadNotice removes the line tmux draws in a dead pane it keeps open.
+func dropDeadNotice(lines []string) []string {
+	if n := len(lines); n > 0 && len(lines[n-1]) >= 12 && lines[n-1][:12] == "Pane is dead" {
+		lines = trimBlankTail(lines[:n-1])
+	}
+	return lines
+}

@@ -1,0 +1,73 @@
+package tmuxctl
+
+import (
+	"context"
+	"strings"
+)
+
+// PaneOption returns the value of option name set on pane p itself, and
+// whether it is set there at all (as opposed to inherited).
+func (c *Client) PaneOption(ctx context.Context, p PaneID, name string) (value string, set bool, err error) {
+	out, err := c.command(ctx, "show-options", "-p", "-q", "-t", string(p), name)
+	if err != nil {
+		return "", false, err
+	}
+	line := strings.TrimSpace(out)
+	if line == "" {
+		return "", false, nil
+	}
+	_, value, _ = strings.Cut(line, " ")
+	return value, true, nil
+}
+
+// SetPaneOption sets option name on pane p only.
+func (c *Client) SetPaneOption(ctx context.Context, p PaneID, name, value string) error {
+	_, err := c.command(ctx, "set-option", "-p", "-t", string(p), name, value)
+	return err
+}
+
+// UnsetPaneOption removes pane p's own value of option name, so it
+// inherits again.
+func (c *Client) UnsetPaneOption(ctx context.Context, p PaneID, name string) error {
+	_, err := c.command(ctx, "set-option", "-p", "-u", "-t", string(p), name)
+	return err
+}
+
+// EffectiveRemainOnExit reports whether pane p stays open when its program
+// exits, counting values inherited from its window, session and globals.
+func (c *Client) EffectiveRemainOnExit(ctx context.Context, p PaneID) (bool, error) {
+	v, err := c.paneValue(ctx, p, "remain-on-exit")
+	return v == "on" || v == "failed", err
+}
+
+// paneValue expands one format variable for pane p. (display -p exits 0
+// with empty output for a missing pane in tmux 3.3a; list-panes fails.)
+func (c *Client) paneValue(ctx context.Context, p PaneID, variable string) (string, error) {
+	rows, err := c.list(ctx, format{"pane_id", variable}, "list-panes", "-t", string(p))
+	if err != nil {
+		return "", err
+	}
+	for _, r := range rows {
+		if r["pane_id"] == string(p) {
+			return r[variable], nil
+		}
+	}
+	return "", &NotFoundError{Kind: "pane", ID: string(p)}
+}
+
+// hookSlot is the index of the pane-died hook this server adds, high
+// enough not to replace a user's own pane-died hooks.
+const hookSlot = "pane-died[7391]"
+
+// SetExitHook makes tmux signal channel when pane p's program exits while
+// the pane is kept by remain-on-exit.
+func (c *Client) SetExitHook(ctx context.Context, p PaneID, channel string) error {
+	_, err := c.command(ctx, "set-hook", "-p", "-t", string(p), hookSlot, "wait-for -S "+channel)
+	return err
+}
+
+// UnsetExitHook removes the hook SetExitHook added.
+func (c *Client) UnsetExitHook(ctx context.Context, p PaneID) error {
+	_, err := c.command(ctx, "set-hook", "-p", "-u", "-t", string(p), hookSlot)
+	return err
+}

@@ -1,0 +1,84 @@
+package tmuxctl
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+)
+
+// A Placement says where [Client.StartGated] puts a new program's pane.
+// The zero value makes a new detached session.
+type Placement struct {
+	SessionName string // a new window in the session of this name, created if missing
+	Split       PaneID // or: split this pane
+	WindowName  string // name of the new window or session's window
+}
+
+// StartGated creates a pane for program s.Argv that does not run it yet:
+// a shell in the pane waits on a tmux channel, then execs the program
+// (keeping the pane's pid). The caller subscribes to the pane's output and
+// holds its exit, then calls the returned start. If start is never called,
+// the caller must kill the pane.
+func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn) (Created, func(context.Context) error, error) {
+	if len(s.Argv) == 0 {
+		return Created{}, nil, errors.New("starting a program: argv is empty")
+	}
+	if s.Cwd != "" {
+		if fi, err := os.Stat(s.Cwd); err != nil || !fi.IsDir() {
+			return Created{}, nil, fmt.Errorf("cwd %q is not a directory on this machine", s.Cwd)
+		}
+	}
+	bin, err := exec.LookPath(c.cfg.Binary)
+	if err != nil {
+		return Created{}, nil, fmt.Errorf("finding tmux for the pane: %w", err)
+	}
+	var b [8]byte
+	rand.Read(b[:])
+	channel := "tmux-mcp-go-" + hex.EncodeToString(b[:])
+	// Inside the pane $TMUX names this server, so a bare wait-for reaches
+	// it whichever socket flag we were given.
+	gated := s
+	gated.Argv = append([]string{"/bin/sh", "-c", `"$0" wait-for "$1" || exit 126; shift; exec "$@"`, bin, channel}, s.Argv...)
+
+	var created Created
+	switch {
+	case where.Split != "":
+		created, err = c.Split(ctx, where.Split, SplitOptions{Spawn: gated})
+	case where.SessionName != "":
+		var sess Session
+		sess, err = c.sessionByName(ctx, where.SessionName)
+		var nf *NotFoundError
+		if errors.As(err, &nf) {
+			created, err = c.NewSession(ctx, NewSessionOptions{Name: where.SessionName, WindowName: where.WindowName, Spawn: gated})
+			break
+		}
+		if err == nil {
+			created, err = c.NewWindow(ctx, sess.ID, NewWindowOptions{Name: where.WindowName, Spawn: gated})
+		}
+	default:
+		created, err = c.NewSession(ctx, NewSessionOptions{WindowName: where.WindowName, Spawn: gated})
+	}
+	if err != nil {
+		return Created{}, nil, err
+	}
+	start := func(ctx context.Context) error { return c.Signal(ctx, channel) }
+	return created, start, nil
+}
+
+// sessionByName finds the session whose name is exactly name.
+func (c *Client) sessionByName(ctx context.Context, name string) (Session, error) {
+	sessions, err := c.ListSessions(ctx)
+	if err != nil {
+		return Session{}, err
+	}
+	for _, s := range sessions {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	return Session{}, &NotFoundError{Kind: "session", ID: name}
+}
