@@ -27,7 +27,8 @@ type RunProgramInput struct {
 	MaxLines *int `json:"maxLines,omitempty,omitzero"`
 
 	// Run in a new window of the session with this exact name (created if it does not
-	// exist). Omit for a new detached session.
+	// exist). Omit for a new window in the session named tmux-mcp, which this server
+	// keeps for its programs.
 	SessionName *string `json:"sessionName,omitempty,omitzero"`
 
 	// How long to wait for the exit: 30 s when omitted, clamped to the server

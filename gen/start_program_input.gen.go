@@ -24,7 +24,8 @@ type StartProgramInput struct {
 	KeepPane bool `json:"keepPane,omitempty,omitzero"`
 
 	// Run in a new window of the session with this exact name (created if it does not
-	// exist). Omit for a new detached session.
+	// exist). Omit for a new window in the session named tmux-mcp, which this server
+	// keeps for its programs.
 	SessionName *string `json:"sessionName,omitempty,omitzero"`
 
 	// Split this pane for the program instead of making a window or session.

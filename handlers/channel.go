@@ -46,6 +46,8 @@ func (h *Handlers) WaitForChannel(ctx context.Context, in gen.WaitForChannelInpu
 		return gen.WaitForChannelOutput{}, fmt.Errorf("wait for channel %q was cancelled before it was signalled; the wait-for child was killed", in.Channel)
 	case errors.Is(err, tmuxctl.ErrChannelAborted):
 		return gen.WaitForChannelOutput{}, fmt.Errorf("the tmux server on socket %s stopped while waiting for channel %q, so it was never signalled", client.Describe(), in.Channel)
+	case errors.Is(err, tmuxctl.ErrServerGone):
+		return gen.WaitForChannelOutput{}, h.noServer(client)
 	}
 	return gen.WaitForChannelOutput{}, h.explain(ctx, err)
 }
@@ -62,6 +64,9 @@ func (h *Handlers) SignalChannel(ctx context.Context, in gen.SignalChannelInput)
 		return gen.SignalChannelOutput{}, err
 	}
 	if err := client.Signal(ctx, in.Channel); err != nil {
+		if errors.Is(err, tmuxctl.ErrServerGone) {
+			return gen.SignalChannelOutput{}, h.noServer(client)
+		}
 		return gen.SignalChannelOutput{}, h.explain(ctx, err)
 	}
 	return gen.SignalChannelOutput{Result: fmt.Sprintf("channel %q signalled on socket %s", in.Channel, client.Describe())}, nil
@@ -83,6 +88,14 @@ func (h *Handlers) channelClient(channel string, socketName any) (*tmuxctl.Clien
 		return h.tmux.WithSocketName(name), nil
 	}
 	return nil, fmt.Errorf("socket_name must be a string or null")
+}
+
+// noServer words the error for a socket with no tmux server behind it.
+func (h *Handlers) noServer(client *tmuxctl.Client) error {
+	if client != h.tmux {
+		return fmt.Errorf("no tmux server is running on socket %s (socket_name); check the name, or pass null for this server's own socket", client.Describe())
+	}
+	return fmt.Errorf("no tmux server is running on socket %s; create_session starts one", client.Describe())
 }
 
 func seconds(s float64) string { return strconv.FormatFloat(s, 'f', -1, 64) }

@@ -20,7 +20,7 @@ func (h *Handlers) explain(ctx context.Context, err error) error {
 		return fmt.Errorf("%s %s does not exist (existing: %s); call list_%ss to see them all",
 			nf.Kind, nf.ID, h.existing(ctx, nf.Kind), listNoun(nf.Kind))
 	case errors.Is(err, tmuxctl.ErrServerGone):
-		return fmt.Errorf("no tmux server is running on socket %s; create_session starts one", h.tmux.Describe())
+		return h.noServer(h.tmux)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return fmt.Errorf("the call was cancelled or ran out of time before tmux answered: %w", err)
 	case errors.As(err, &ce):

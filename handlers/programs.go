@@ -86,8 +86,8 @@ func (h *Handlers) startProgram(ctx context.Context, where tmuxctl.Placement, sp
 		h.tmux.KillPane(cctx, created.Pane)
 		return started{}, h.explain(ctx, err)
 	}
-	s, err := h.hub.Watch(ctx, created.Pane)
-	if err != nil && !noStream(err) {
+	s, err := h.hub.WatchPiped(ctx, created.Pane)
+	if err != nil {
 		return abandon(err)
 	}
 	release, err := h.exits.Hold(ctx, created.Pane, true, keep)
@@ -185,7 +185,11 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 	}
 	if st.stream != nil {
 		if out.Outcome == "completed" {
-			h.recoverTail(ctx, st)
+			// The pipe reaches EOF once tmux has passed on the last byte.
+			select {
+			case <-st.stream.Drained():
+			case <-time.After(2 * time.Second):
+			}
 		}
 		chunk, err := st.stream.Read(0)
 		if err == nil {
@@ -205,28 +209,4 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 		out.PaneClosed = h.tmux.KillPane(cctx, st.created.Pane) == nil
 	}
 	return out, nil
-}
-
-// recoverTail restores output that tmux 3.3a did not deliver to control
-// clients: when a program exits right after printing, its last bytes can
-// be dropped from %output (measured here: often), though they reach the
-// screen. The pane is fresh and still held, so its whole history is the
-// program's output, and any lines beyond what the stream holds are added.
-func (h *Handlers) recoverTail(ctx context.Context, st started) {
-	if err := h.hub.Sync(ctx, st.stream); err != nil {
-		return
-	}
-	lines, err := h.tmux.Capture(ctx, st.created.Pane, tmuxctl.CaptureOptions{JoinWrapped: true, History: true})
-	if err != nil {
-		return
-	}
-	st.stream.RecoverTail(dropDeadNotice(trimBlankTail(lines)))
-}
-
-// dropDeadNotice removes the line tmux draws in a dead pane it keeps open.
-func dropDeadNotice(lines []string) []string {
-	if n := len(lines); n > 0 && len(lines[n-1]) >= 12 && lines[n-1][:12] == "Pane is dead" {
-		lines = trimBlankTail(lines[:n-1])
-	}
-	return lines
 }

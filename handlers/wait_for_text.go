@@ -14,6 +14,10 @@ const (
 	// waitWindow is how much recent text a wait keeps to match across
 	// notifications and to build its output from.
 	waitWindow = 256 << 10
+	// deathCheckInterval is how often a quiet wait double-checks that its
+	// pane still lives: deaths normally arrive as events at once, but tmux
+	// 3.3a can miss a child's exit until it next reaps one.
+	deathCheckInterval = 2 * time.Second
 )
 
 // WaitForText waits until a pane prints one of the patterns (or anything,
@@ -108,6 +112,8 @@ func (w *textWait) run(ctx context.Context, s *tmuxctl.Stream, start int64) gen.
 		w.trim()
 		select {
 		case <-changed:
+		case <-time.After(deathCheckInterval):
+			w.h.hub.CheckPane(wctx, w.pane)
 		case <-wctx.Done():
 			if ctx.Err() != nil || w.h.shutdown.Err() != nil {
 				return w.result(ctx, s, "cancelled", "", -1, -1)

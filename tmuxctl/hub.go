@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"os"
 	"sync"
 	"time"
 )
@@ -46,7 +47,8 @@ type Hub struct {
 	// deaths is the channel every watched pane's pane-died hook signals; one
 	// tmux wait-for child listens on it for the whole hub.
 	deaths    string
-	listening bool // a wait-for child listens on deaths (guarded by mu)
+	listening bool   // a wait-for child listens on deaths (guarded by mu)
+	fifoDir   string // private directory of piped streams' FIFOs (guarded by mu)
 }
 
 // NewHub returns a hub for c's server. It opens no connection until a pane
@@ -174,6 +176,9 @@ func (h *Hub) Close() {
 	}
 	for _, c := range conns {
 		c.close()
+	}
+	if h.fifoDir != "" {
+		os.RemoveAll(h.fifoDir)
 	}
 }
 
@@ -371,10 +376,10 @@ func (h *Hub) reconcile(lost *controlConn) {
 			continue // no more output will come to follow
 		}
 		s.mu.Lock()
-		owner := s.owner
+		owner, piped := s.owner, s.piped
 		s.mu.Unlock()
-		if owner != nil && !owner.isDone() && owner.sessionID() == p.SessionID {
-			continue
+		if piped || owner != nil && !owner.isDone() && owner.sessionID() == p.SessionID {
+			continue // a pipe follows its pane anywhere
 		}
 		// The pane moved to another session, or its connection ended:
 		// follow it there.
@@ -422,21 +427,6 @@ func (h *Hub) closeUnusedConns() {
 	}
 }
 
-// Sync waits until the control client feeding s has delivered everything
-// tmux had queued for it: tmux writes a client's command replies and pane
-// output in one ordered queue, so once a round trip returns, any output
-// tmux read before it is in the stream.
-func (h *Hub) Sync(ctx context.Context, s *Stream) error {
-	s.mu.Lock()
-	conn := s.owner
-	s.mu.Unlock()
-	if conn == nil || conn.isDone() {
-		return nil
-	}
-	_, err := conn.do(ctx, "display-message", "-p", "sync")
-	return err
-}
-
 // deathHook is the pane-died hook slot the hub uses, apart from the one
 // [ExitTracker] uses, and high enough to leave users' own hooks alone.
 const deathHook = "pane-died[7392]"
@@ -476,5 +466,24 @@ func (h *Hub) listenDeaths() {
 			return
 		}
 		h.topologyChanged()
+	}
+}
+
+// CheckPane is the safety net under event-driven death detection: it makes
+// tmux reap (tmux 3.3a now and then misses a child's exit until it next
+// reaps one) and marks p's stream dead if the pane has died or gone.
+func (h *Hub) CheckPane(ctx context.Context, p PaneID) {
+	if err := h.client.reap(ctx); err != nil {
+		return
+	}
+	pane, err := h.client.Pane(ctx, p)
+	var nf *NotFoundError
+	if errors.As(err, &nf) || err == nil && pane.Dead {
+		if s := h.stream(p); s != nil {
+			if dead, _ := s.State(); !dead {
+				s.markDead()
+				h.announceDeath(p)
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 )
 
@@ -320,7 +321,23 @@ type Created struct {
 
 var createdFormat = format{"pane_id", "window_id", "window_index", "session_id", "session_name", "pane_pid"}
 
-func (c *Client) create(ctx context.Context, argv []string) (Created, error) {
+// check refuses a start directory that does not exist: tmux 3.3a would
+// silently start the program in another directory instead.
+func (s Spawn) check() error {
+	if s.Cwd == "" {
+		return nil
+	}
+	if fi, err := os.Stat(s.Cwd); err != nil || !fi.IsDir() {
+		return fmt.Errorf("cwd %q is not a directory on this machine; nothing was created", s.Cwd)
+	}
+	return nil
+}
+
+func (c *Client) create(ctx context.Context, spawn Spawn, argv []string) (Created, error) {
+	if err := spawn.check(); err != nil {
+		return Created{}, err
+	}
+	argv = append(argv, spawn.args()...)
 	rows, err := c.list(ctx, createdFormat, append([]string{argv[0], "-P"}, argv[1:]...)...)
 	if err != nil {
 		return Created{}, err
@@ -361,7 +378,7 @@ func (c *Client) NewSession(ctx context.Context, o NewSessionOptions) (Created, 
 	if o.Height > 0 {
 		argv = append(argv, "-y", strconv.Itoa(o.Height))
 	}
-	return c.create(ctx, append(argv, o.Spawn.args()...))
+	return c.create(ctx, o.Spawn, argv)
 }
 
 // NewWindowOptions configure [Client.NewWindow].
@@ -380,7 +397,7 @@ func (c *Client) NewWindow(ctx context.Context, s SessionID, o NewWindowOptions)
 	if o.Name != "" {
 		argv = append(argv, "-n", literalFormat(o.Name))
 	}
-	return c.create(ctx, append(argv, o.Spawn.args()...))
+	return c.create(ctx, o.Spawn, argv)
 }
 
 // Direction places a new pane relative to the one split.
@@ -422,7 +439,7 @@ func (c *Client) Split(ctx context.Context, p PaneID, o SplitOptions) (Created, 
 	if o.Percent > 0 {
 		argv = append(argv, "-l", strconv.Itoa(o.Percent)+"%")
 	}
-	return c.create(ctx, append(argv, o.Spawn.args()...))
+	return c.create(ctx, o.Spawn, argv)
 }
 
 // KillSession kills session s and everything in it.

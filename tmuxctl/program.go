@@ -6,12 +6,18 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 )
 
+// ProgramSession is the session where programs go that are given no
+// other place: a new window each. tmux 3.3a crashes (measured here, in a
+// few runs out of four) when control clients attach and detach quickly,
+// and a session per program would attach and detach one per program; one
+// long-lived session keeps one long-lived control client.
+const ProgramSession = "tmux-mcp"
+
 // A Placement says where [Client.StartGated] puts a new program's pane.
-// The zero value makes a new detached session.
+// The zero value means a new window in [ProgramSession].
 type Placement struct {
 	SessionName string // a new window in the session of this name, created if missing
 	Split       PaneID // or: split this pane
@@ -27,10 +33,8 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn) (Crea
 	if len(s.Argv) == 0 {
 		return Created{}, nil, errors.New("starting a program: argv is empty")
 	}
-	if s.Cwd != "" {
-		if fi, err := os.Stat(s.Cwd); err != nil || !fi.IsDir() {
-			return Created{}, nil, fmt.Errorf("cwd %q is not a directory on this machine", s.Cwd)
-		}
+	if err := s.check(); err != nil {
+		return Created{}, nil, err
 	}
 	bin, err := exec.LookPath(c.cfg.Binary)
 	if err != nil {
@@ -60,7 +64,10 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn) (Crea
 			created, err = c.NewWindow(ctx, sess.ID, NewWindowOptions{Name: where.WindowName, Spawn: gated})
 		}
 	default:
-		created, err = c.NewSession(ctx, NewSessionOptions{WindowName: where.WindowName, Spawn: gated})
+		var sess Session
+		if sess, err = c.programSession(ctx); err == nil {
+			created, err = c.NewWindow(ctx, sess.ID, NewWindowOptions{Name: where.WindowName, Spawn: gated})
+		}
 	}
 	if err != nil {
 		return Created{}, nil, err
@@ -81,4 +88,23 @@ func (c *Client) sessionByName(ctx context.Context, name string) (Session, error
 		}
 	}
 	return Session{}, &NotFoundError{Kind: "session", ID: name}
+}
+
+// programSession returns [ProgramSession], creating it if needed. Its
+// first window only says what the session is for and stays, so the
+// session outlives every program in it.
+func (c *Client) programSession(ctx context.Context) (Session, error) {
+	for attempt := 0; ; attempt++ {
+		s, err := c.sessionByName(ctx, ProgramSession)
+		var nf *NotFoundError
+		if !errors.As(err, &nf) || attempt > 0 {
+			return s, err
+		}
+		_, err = c.NewSession(ctx, NewSessionOptions{Name: ProgramSession, WindowName: "about", Spawn: Spawn{Argv: []string{
+			"sh", "-c", `printf 'tmux-mcp starts programs in new windows of this session.\n'; exec sleep infinity`}}})
+		var ce *CommandError
+		if err != nil && !errors.As(err, &ce) { // "duplicate session": another call made it
+			return Session{}, err
+		}
+	}
 }

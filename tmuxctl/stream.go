@@ -3,7 +3,6 @@ package tmuxctl
 import (
 	"bytes"
 	"crypto/rand"
-	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -47,6 +46,10 @@ type Stream struct {
 	dead    bool          // the pane's program ended or the pane closed
 	failure Failure
 	owner   *controlConn // the connection whose %output feeds this stream
+	// piped streams are fed by the pane's pipe-pane instead of control
+	// mode; drained closes when the pipe reaches EOF, after the pane died.
+	piped   bool
+	drained chan struct{}
 	expiry  *time.Timer
 	readers int // waits in progress: a stream being read never expires
 }
@@ -122,6 +125,14 @@ func (s *Stream) Read(off int64) (Chunk, error) {
 	}
 	c.Lost = c.Missed > 0
 	return c, nil
+}
+
+// Drained returns a channel closed once a piped stream has every byte the
+// pane printed (its pipe reached EOF), or nil for a control-mode stream.
+func (s *Stream) Drained() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.drained
 }
 
 // State reports whether the pane died and whether the stream failed.
@@ -253,49 +264,4 @@ func (s *Stream) idleExpired() bool {
 		return false
 	}
 	return true
-}
-
-// RecoverTail adds to a stream that began with its pane (a program this
-// server started) the lines of screen — the pane's whole history as tmux
-// rendered it — that never arrived as output. tmux 3.3a can drop a
-// program's last output from control mode when the program exits right
-// after printing it, though the screen has it. It does nothing unless the
-// stream's lines agree with the screen's first lines, so a program that
-// redraws with cursor movement is left alone.
-func (s *Stream) RecoverTail(screen []string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ring.Start() != 0 || s.failure != "" {
-		return // the ring no longer holds the beginning to line up with
-	}
-	data, _, err := s.ring.ReadFrom(0, -1)
-	if err != nil || bytes.IndexByte(data, lostMark) >= 0 {
-		return
-	}
-	got := strings.Split(string(data), "\n")
-	complete, partial := got[:len(got)-1], got[len(got)-1]
-	if len(screen) <= len(complete) {
-		return // nothing is missing, as far as the screen can tell
-	}
-	same := func(a, b string) bool {
-		return strings.TrimRight(a, " \t") == strings.TrimRight(b, " \t")
-	}
-	for i, line := range complete {
-		if !same(line, screen[i]) {
-			return
-		}
-	}
-	rest, ok := strings.CutPrefix(screen[len(complete)], partial)
-	if !ok {
-		return
-	}
-	missing := rest
-	for _, line := range screen[len(complete)+1:] {
-		missing += "\n" + line
-	}
-	if missing == "" {
-		return
-	}
-	s.ring.Append([]byte(missing))
-	s.notifyLocked()
 }

@@ -177,9 +177,9 @@ var Catalogue = []Tool{
 		Title: "Start a program in a new pane",
 		Description: "Run a program in a new pane and return its pane, window and session ids, its pid and a " +
 			"cursor from before its first byte of output. argv runs directly, with no shell: every element " +
-			"arrives as one argument, byte for byte, so nothing needs quoting. By default it gets a new detached " +
-			"session; sessionName puts it in a new window of that session (made if missing), splitPaneId splits " +
-			"an existing pane. It answers once the program runs, or, with waitMs, when it exits within that " +
+			"arrives as one argument, byte for byte, so nothing needs quoting. By default it gets a new window in " +
+			"the session tmux-mcp (kept for programs; attach to it to watch); sessionName puts it in a new window " +
+			"of that session (made if missing), splitPaneId splits an existing pane. It answers once the program runs, or, with waitMs, when it exits within that " +
 			"time — then running is false and exitStatus or signal say how it ended (a program that is not " +
 			"found exits 127 at once). The pane is held so its exit status is never lost: wait_for_exit returns " +
 			"it later even if the pane has closed. keepPane keeps the pane open after the exit. Follow its output " +

@@ -1,0 +1,112 @@
+package tmuxctl
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// WatchPiped starts the stream of a pane this server created and whose
+// program has not started yet, feeding it from tmux's pipe-pane rather than
+// from control mode. tmux 3.3a closes a pane's pty when its program exits
+// and drops output it had not read yet — from the screen and from control
+// clients alike (measured here: most of a 1 KiB burst, often) — unless a
+// pipe-pane is open: then it drains the pty into the pipe first. So a
+// piped stream holds everything the program printed, and [Stream.Drained]
+// says when the last byte is in.
+func (h *Hub) WatchPiped(ctx context.Context, p PaneID) (*Stream, error) {
+	dir, err := h.pipeDir()
+	if err != nil {
+		return nil, err
+	}
+	fifo := filepath.Join(dir, "pane-"+strings.TrimPrefix(string(p), "%"))
+	os.Remove(fifo)
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		return nil, &os.PathError{Op: "mkfifo", Path: fifo, Err: err}
+	}
+	s := newStream(h, p, h.size)
+	s.piped = true
+	s.drained = make(chan struct{})
+	opened := make(chan *os.File, 1)
+	go func() {
+		// Opening a FIFO to read blocks until its writer opens it.
+		f, err := os.OpenFile(fifo, os.O_RDONLY, 0)
+		if err != nil {
+			close(opened)
+			return
+		}
+		opened <- f
+	}()
+	if _, err := h.client.command(ctx, "pipe-pane", "-O", "-t", string(p), "exec cat > "+shellQuote(fifo)); err != nil {
+		unblock(fifo)
+		os.Remove(fifo)
+		return nil, err
+	}
+	go func() {
+		defer os.Remove(fifo)
+		defer close(s.drained)
+		f, ok := <-opened
+		if !ok {
+			return
+		}
+		defer f.Close()
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := f.Read(buf)
+			if n > 0 {
+				s.appendOutput(buf[:n])
+			}
+			if err != nil {
+				if err != io.EOF {
+					s.markLost()
+				}
+				return
+			}
+		}
+	}()
+
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, ErrHubClosed
+	}
+	if old := h.streams[p]; old != nil {
+		h.retireLocked(old, TopologyChanged)
+	}
+	h.streams[p] = s
+	h.byGen[s.gen] = s
+	s.mu.Lock()
+	s.touchLocked()
+	s.mu.Unlock()
+	return s, nil
+}
+
+// unblock opens fifo for writing and closes it, so a reader blocked
+// opening it gives up (it then reads EOF).
+func unblock(fifo string) {
+	if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+		f.Close()
+	}
+}
+
+// pipeDir is a private directory (0700) for the hub's FIFOs.
+func (h *Hub) pipeDir() (string, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.fifoDir == "" {
+		dir, err := os.MkdirTemp("", "tmux-mcp-pipes-")
+		if err != nil {
+			return "", err
+		}
+		h.fifoDir = dir
+	}
+	return h.fifoDir, nil
+}
+
+// shellQuote quotes s as one word for sh.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
