@@ -42,3 +42,5 @@ package main
 //go:generate jsonschema --schema-root-type =RunProgramOutput -o gen/run_program_output.gen.go schemas/run_program.output.json
 //go:generate jsonschema --schema-root-type =StartProgramInput -o gen/start_program_input.gen.go schemas/start_program.input.json
 //go:generate jsonschema --schema-root-type =StartProgramOutput -o gen/start_program_output.gen.go schemas/start_program.output.json
+//go:generate jsonschema --schema-root-type =RunShellCommandInput -o gen/run_shell_command_input.gen.go schemas/run_shell_command.input.json
+//go:generate jsonschema --schema-root-type =RunShellCommandOutput -o gen/run_shell_command_output.gen.go schemas/run_shell_command.output.json

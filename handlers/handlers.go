@@ -23,6 +23,7 @@ type Handlers struct {
 	hub    *tmuxctl.Hub         // pane output streams
 	exits  *tmuxctl.ExitTracker // panes held for their exit status
 	echo   *echoBook            // what this server typed, for waits to discount
+	frames *frameBook           // run_shell_command's commands in flight
 	limits Limits
 	// shutdown ends when the server is stopping: waits end as cancelled.
 	shutdown context.Context
@@ -31,7 +32,7 @@ type Handlers struct {
 // New returns Handlers that talk to tmux through client and read pane
 // output through hub. Waits in flight end early when shutdown is done.
 func New(shutdown context.Context, client *tmuxctl.Client, hub *tmuxctl.Hub, exits *tmuxctl.ExitTracker, limits Limits) *Handlers {
-	return &Handlers{tmux: client, hub: hub, exits: exits, echo: newEchoBook(), limits: limits, shutdown: shutdown}
+	return &Handlers{tmux: client, hub: hub, exits: exits, echo: newEchoBook(), frames: newFrameBook(), limits: limits, shutdown: shutdown}
 }
 
 // lines returns the line limit for a request that asked for max (nil: the
@@ -62,3 +63,6 @@ func (h *Handlers) waitContext(ctx context.Context, d time.Duration) (context.Co
 	stop := context.AfterFunc(h.shutdown, cancel)
 	return ctx, func() { stop(); cancel() }
 }
+
+// Close removes the files of framed commands.
+func (h *Handlers) Close() { h.frames.Close() }

@@ -41,7 +41,9 @@ type Stream struct {
 	mu      sync.Mutex
 	ring    *ring
 	filter  escapeFilter
-	carry   []byte        // an incomplete UTF-8 sequence held for the next chunk
+	carry   []byte // an incomplete UTF-8 sequence held for the next chunk
+	scanner markerScanner
+	markers []Marker      // the most recent frame markers, oldest first
 	changed chan struct{} // closed and replaced on every change
 	dead    bool          // the pane's program ended or the pane closed
 	failure Failure
@@ -164,13 +166,25 @@ func (s *Stream) appendOutput(raw []byte) {
 	if s.failure != "" {
 		return
 	}
-	text := s.filter.Write(nil, raw)
-	text = s.sanitize(text)
-	if len(text) == 0 {
-		return
+	prev := 0
+	for _, m := range s.scanner.scan(raw) {
+		s.appendText(raw[prev:m.end])
+		prev = m.end
+		m.Offset = s.ring.End()
+		if len(s.markers) == 64 {
+			s.markers = s.markers[1:]
+		}
+		s.markers = append(s.markers, m.Marker)
 	}
-	s.ring.Append(text)
+	s.appendText(raw[prev:])
 	s.notifyLocked()
+}
+
+// appendText filters raw output into the ring.
+func (s *Stream) appendText(raw []byte) {
+	if text := s.sanitize(s.filter.Write(nil, raw)); len(text) > 0 {
+		s.ring.Append(text)
+	}
 }
 
 // sanitize replaces invalid UTF-8 with U+FFFD, holding back an incomplete

@@ -173,6 +173,23 @@ var Catalogue = []Tool{
 
 	// Programs and their exit status.
 	{
+		Name:  "run_shell_command",
+		Title: "Run a command in a pane's shell",
+		Description: "Run a command line in the shell of an existing pane and return its exit status and its " +
+			"output — exactly what the command printed: no echo of the typed line, no prompt, no framing, " +
+			"terminal escapes removed, newest kept within maxLines and the byte ceiling. The command runs in " +
+			"the shell itself, as if typed, so cd and exported variables persist; it is passed through a private " +
+			"file, so any length and any characters work (quotes, newlines, several lines). Works in bash, zsh, " +
+			"dash/sh, ksh and fish. The pane must be at a shell prompt: a pane running another program is refused, " +
+			"naming it, unless force. If timeoutMs (30 s by default, clamped to the server ceiling) passes, the " +
+			"command keeps running (stillRunning), the pane stays reserved until it ends, and the cursor continues " +
+			"with capture_since or wait_for_text. This is the tool for commands you author; wait_for_text is for " +
+			"output you did not. Output may be sensitive or untrusted.",
+		Class: Mutating,
+		World: Open,
+		bind:  bind((*handlers.Handlers).RunShellCommand),
+	},
+	{
 		Name:  "start_program",
 		Title: "Start a program in a new pane",
 		Description: "Run a program in a new pane and return its pane, window and session ids, its pid and a " +

@@ -155,8 +155,8 @@ func TestCatalogueEntriesComplete(t *testing.T) {
 func TestTierFiltersTools(t *testing.T) {
 	for tier, want := range map[Class][]string{
 		ReadOnly:    {"capture_pane", "capture_since", "list_panes", "list_sessions", "list_windows", "wait_for_channel", "wait_for_text"},
-		Mutating:    {"capture_pane", "capture_since", "create_session", "create_window", "list_panes", "list_sessions", "list_windows", "run_program", "send_keys", "signal_channel", "split_window", "start_program", "wait_for_channel", "wait_for_exit", "wait_for_text"},
-		Destructive: {"capture_pane", "capture_since", "create_session", "create_window", "kill_pane", "kill_session", "kill_window", "list_panes", "list_sessions", "list_windows", "run_program", "send_keys", "signal_channel", "split_window", "start_program", "wait_for_channel", "wait_for_exit", "wait_for_text"},
+		Mutating:    {"capture_pane", "capture_since", "create_session", "create_window", "list_panes", "list_sessions", "list_windows", "run_program", "run_shell_command", "send_keys", "signal_channel", "split_window", "start_program", "wait_for_channel", "wait_for_exit", "wait_for_text"},
+		Destructive: {"capture_pane", "capture_since", "create_session", "create_window", "kill_pane", "kill_session", "kill_window", "list_panes", "list_sessions", "list_windows", "run_program", "run_shell_command", "send_keys", "signal_channel", "split_window", "start_program", "wait_for_channel", "wait_for_exit", "wait_for_text"},
 	} {
 		cs := connect(t, tmuxctl.New(tmuxctl.Config{}), tier)
 		res, err := cs.ListTools(context.Background(), nil)
@@ -205,6 +205,7 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 		{"wait_for_exit", map[string]any{"paneId": "%1", "timeoutMs": 5000}},
 		{"start_program", map[string]any{"argv": []string{"sh", "-c", "exit 4"}, "waitMs": 5000}},
 		{"run_program", map[string]any{"argv": []string{"echo", "hi there"}}},
+		{"run_shell_command", map[string]any{"paneId": "%0", "command": "echo framed; false"}},
 	}
 	covered := map[string]bool{}
 	for _, c := range calls {

@@ -37,6 +37,7 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	exits := tmuxctl.NewExitTracker(o.Tmux, hub, o.ExitGrace)
 	defer exits.Close() // put back users' remain-on-exit before leaving
 	h := handlers.New(shutdown, o.Tmux, hub, exits, o.Limits)
+	defer h.Close()
 	s := NewServer(o.Version, h, o.Tier)
 
 	stdio := newGuardedStdio(o.In, o.Out)

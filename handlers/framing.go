@@ -1,0 +1,98 @@
+package handlers
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// A shellKind is the syntax family a framed command is written for.
+type shellKind int
+
+const (
+	notShell   shellKind = iota
+	posixShell           // sh, dash, bash, zsh, ksh and friends
+	fishShell
+)
+
+// shellOf reads tmux's pane_current_command (a process name; a login shell
+// may carry a leading "-").
+func shellOf(command string) shellKind {
+	name := strings.TrimPrefix(filepath.Base(command), "-")
+	switch name {
+	case "sh", "dash", "ash", "bash", "zsh", "ksh", "ksh93", "mksh", "pdksh", "yash", "busybox":
+		return posixShell
+	case "fish":
+		return fishShell
+	}
+	return notShell
+}
+
+// A frame is one framed command: its files, and the short line typed into
+// the shell to run it. The line names only the runner file, so nothing the
+// command prints, and no marker, is ever part of what is typed (and
+// echoed).
+type frame struct {
+	nonce   string
+	command string // file holding the caller's command, verbatim
+	runner  string // file that prints the markers around sourcing command
+	typed   string // the line typed into the shell
+}
+
+// marker returns the shell printf format for a frame marker of kind.
+func marker(nonce, kind string) string {
+	return `\033]7777;tmux-mcp;` + nonce + `;` + kind
+}
+
+// writeFrame writes the files of a framed command into dir (private, 0700).
+//
+// The command is sourced in the shell itself, as if typed: cd and variable
+// changes persist, and its exit status is the command's. The runner then
+// restores that status so $? (or $status) after it is the command's own.
+func writeFrame(dir, nonce, command string, kind shellKind) (frame, error) {
+	f := frame{
+		nonce:   nonce,
+		command: filepath.Join(dir, "cmd-"+nonce),
+		runner:  filepath.Join(dir, "run-"+nonce),
+	}
+	var runner string
+	switch kind {
+	case fishShell:
+		runner = fmt.Sprintf("printf '%s\\a'\nsource %s\nset -g __tmux_mcp_status $status\n"+
+			"printf '%s;%%d\\a' $__tmux_mcp_status\nset -e __tmux_mcp_status\n",
+			marker(nonce, "start"), shellQuote(f.command), marker(nonce, "end"))
+		f.typed = " source " + shellQuote(f.runner)
+	default:
+		runner = fmt.Sprintf("printf '%s\\a'\n. %s\n__tmux_mcp_status=$?\n"+
+			"printf '%s;%%d\\a' \"$__tmux_mcp_status\"\n"+
+			"eval \"unset __tmux_mcp_status; (exit $__tmux_mcp_status)\"\n",
+			marker(nonce, "start"), shellQuote(f.command), marker(nonce, "end"))
+		// A leading space keeps the line out of bash and zsh history when
+		// they ignore space-prefixed lines.
+		f.typed = " . " + shellQuote(f.runner)
+	}
+	if !strings.HasSuffix(command, "\n") {
+		command += "\n"
+	}
+	if err := os.WriteFile(f.command, []byte(command), 0o600); err != nil {
+		return frame{}, err
+	}
+	if err := os.WriteFile(f.runner, []byte(runner), 0o600); err != nil {
+		os.Remove(f.command)
+		return frame{}, err
+	}
+	return f, nil
+}
+
+func (f frame) remove() {
+	os.Remove(f.command)
+	os.Remove(f.runner)
+}
+
+// shellQuote quotes s as one word for sh and fish alike: single quotes,
+// with any single quote written as '\” (fish reads that the same way).
+// The paths quoted here are our own temporary files, without backslashes.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

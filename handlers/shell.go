@@ -1,0 +1,224 @@
+package handlers
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+)
+
+// A frameBook keeps the framed commands in flight, one per pane at most,
+// and the private directory their files live in.
+type frameBook struct {
+	mu      sync.Mutex
+	dir     string
+	running map[tmuxctl.PaneID]running
+}
+
+// running is a framed command that has not been seen to end.
+type running struct {
+	frame  frame
+	stream *tmuxctl.Stream
+}
+
+func newFrameBook() *frameBook { return &frameBook{running: map[tmuxctl.PaneID]running{}} }
+
+// directory returns the private (0700) directory for frame files.
+func (b *frameBook) directory() (string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.dir == "" {
+		dir, err := os.MkdirTemp("", "tmux-mcp-commands-")
+		if err != nil {
+			return "", err
+		}
+		b.dir = dir
+	}
+	return b.dir, nil
+}
+
+// claim reserves pane p for frame f, unless a framed command still runs
+// there (one whose end marker has not arrived) and force is not set.
+func (b *frameBook) claim(p tmuxctl.PaneID, r running, force bool) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if old, ok := b.running[p]; ok {
+		_, ended := old.stream.FindMarker(old.frame.nonce, "end")
+		dead, failure := old.stream.State()
+		if !ended && !dead && failure == "" && !force {
+			return false
+		}
+		old.frame.remove()
+	}
+	b.running[p] = r
+	return true
+}
+
+// finish forgets a command that ended.
+func (b *frameBook) finish(p tmuxctl.PaneID, f frame) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if r, ok := b.running[p]; ok && r.frame.nonce == f.nonce {
+		delete(b.running, p)
+	}
+	f.remove()
+}
+
+// Close removes every frame file.
+func (b *frameBook) Close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.dir != "" {
+		os.RemoveAll(b.dir)
+	}
+}
+
+// RunShellCommand runs a command line in the shell of a pane and returns
+// its exit status and exactly what it printed. The command goes into a
+// private file that the shell sources, framed by invisible markers, so
+// commands of any size and content work and the typed line is short.
+func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandInput) (gen.RunShellCommandOutput, error) {
+	id := tmuxctl.PaneID(in.PaneID)
+	p, err := h.tmux.Pane(ctx, id)
+	if err != nil {
+		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
+	}
+	if err := h.refuseOwn(id, in.Force, "run a command in"); err != nil {
+		return gen.RunShellCommandOutput{}, err
+	}
+	switch {
+	case p.Dead:
+		return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is dead (its program exited%s); start a shell with create_window or respawn it", id, exitSuffix(p))
+	case p.InMode && !in.Force:
+		return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is in copy mode (or another tmux mode); pass force:true to leave it and run anyway", id)
+	}
+	kind := shellOf(p.Command)
+	if kind == notShell && !in.Force {
+		return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is running %q, not a shell at its prompt; typing a command there would go to that program. Wait for it with wait_for_exit, or pass force:true if %q is a shell", id, p.Command, p.Command)
+	}
+	if kind == notShell {
+		kind = posixShell
+	}
+	timeoutMs := defaultWaitMs
+	if in.TimeoutMs != nil {
+		timeoutMs = *in.TimeoutMs
+	}
+	timeout := h.limits.clampMs(float64(timeoutMs))
+	s, err := h.hub.Watch(ctx, id)
+	if err != nil {
+		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
+	}
+	release := s.Hold()
+	defer release()
+
+	dir, err := h.frames.directory()
+	if err != nil {
+		return gen.RunShellCommandOutput{}, fmt.Errorf("making a private directory for the command: %w", err)
+	}
+	var b [12]byte
+	rand.Read(b[:])
+	f, err := writeFrame(dir, hex.EncodeToString(b[:]), in.Command, kind)
+	if err != nil {
+		return gen.RunShellCommandOutput{}, fmt.Errorf("writing the command file: %w", err)
+	}
+	if !h.frames.claim(id, running{frame: f, stream: s}, in.Force) {
+		f.remove()
+		return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is still running an earlier command from run_shell_command; follow it with capture_since or wait_for_text, or pass force:true to type into it anyway", id)
+	}
+	h.echo.typed(string(id), p.PID, f.typed, true, true)
+	if p.InMode {
+		h.tmux.SendKeys(ctx, id, "q", false, false)
+	}
+	// C-u clears anything already on the command line, so the shell reads
+	// exactly the typed line.
+	if err := h.tmux.SendKeys(ctx, id, "C-u", false, false); err == nil {
+		err = h.tmux.SendKeys(ctx, id, f.typed, true, true)
+	}
+	if err != nil {
+		h.frames.finish(id, f)
+		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
+	}
+
+	out := gen.RunShellCommandOutput{
+		PaneID:             string(id),
+		Shell:              p.Command,
+		EffectiveTimeoutMs: int(timeout / time.Millisecond),
+		ExitStatus:         nil,
+	}
+	wctx, cancel := h.waitContext(ctx, timeout)
+	defer cancel()
+	defer reportProgress(ctx, timeout, "running a command in pane "+string(id))()
+	outcome, start, end, status := h.awaitFrame(ctx, wctx, s, f.nonce)
+	out.Outcome = gen.RunShellCommandOutputOutcome(outcome)
+	if outcome == "completed" {
+		out.ExitStatus = &status
+		h.frames.finish(id, f)
+	} else if outcome == "pane_died" {
+		h.frames.finish(id, f)
+	} else {
+		out.StillRunning = true
+	}
+	if start < 0 {
+		return out, nil // the shell never started the command: nothing to read
+	}
+	chunk, err := s.Read(start)
+	if err != nil {
+		return out, nil
+	}
+	text := chunk.Text
+	if end >= 0 && end-chunk.TextStart < int64(len(text)) {
+		text = text[:max(end-chunk.TextStart, 0)]
+	}
+	kept := keepStreamTail(text, h.limits.lines(in.MaxLines), h.limits.MaxBytes)
+	out.Output = kept.Text
+	out.DroppedLines = kept.DroppedLines
+	out.OmittedBytes = kept.OmittedBytes
+	out.MissedBytes = int(chunk.Missed)
+	out.ReturnedBytes = len(kept.Text)
+	out.OutputComplete = outcome == "completed" && chunk.Missed == 0 && kept.OmittedBytes == 0
+	next := chunk.TextStart + int64(len(text))
+	if end >= 0 {
+		next = end
+	} else if chunk.MarkAfter {
+		next = chunk.End
+	}
+	cursor := s.Cursor(next)
+	out.Cursor = &cursor
+	return out, nil
+}
+
+// awaitFrame waits for a framed command's end marker. It returns the
+// outcome and the stream offsets of the start and end markers (-1 when not
+// seen), and the exit status on completion.
+func (h *Handlers) awaitFrame(ctx, wctx context.Context, s *tmuxctl.Stream, nonce string) (outcome string, start, end int64, status int) {
+	start, end = -1, -1
+	for {
+		changed := s.Changed()
+		if m, ok := s.FindMarker(nonce, "start"); ok {
+			start = m.Offset
+		}
+		if m, ok := s.FindMarker(nonce, "end"); ok {
+			return "completed", start, m.Offset, m.Status
+		}
+		if dead, failure := s.State(); dead || failure != "" {
+			return "pane_died", start, -1, 0
+		}
+		select {
+		case <-changed:
+		case <-time.After(deathCheckInterval):
+			h.hub.CheckPane(wctx, s.Pane())
+		case <-wctx.Done():
+			if ctx.Err() != nil || h.shutdown.Err() != nil || !errors.Is(wctx.Err(), context.DeadlineExceeded) {
+				return "cancelled", start, -1, 0
+			}
+			return "timed_out", start, -1, 0
+		}
+	}
+}
