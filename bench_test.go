@@ -361,3 +361,72 @@ func BenchmarkStream100MiB(b *testing.B) {
 		b.ReportMetric(0, "ns/op")
 	}
 }
+
+// BenchmarkRunShellCommandTrue measures run_shell_command "true" in a
+// bash pane: typing, running and the framed answer.
+func BenchmarkRunShellCommandTrue(b *testing.B) {
+	sock := tmuxtest.Server(b)
+	tmuxtest.Run(b, sock, "new-window", "-t", "main:", "bash", "--norc", "--noprofile", "-i")
+	c := startServer(b, sock)
+	c.tool(b, "run_shell_command", map[string]any{"paneId": "%1", "command": "true"}) // warm up the stream
+	var rtt []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		out := c.tool(b, "run_shell_command", map[string]any{"paneId": "%1", "command": "true"})
+		rtt = append(rtt, time.Since(t0))
+		if out["outcome"] != "completed" {
+			b.Fatalf("outcome %v", out["outcome"])
+		}
+	}
+	b.ReportMetric(ms(median(rtt)), "median-ms")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkRunProgramTrue measures run_program of /bin/true end to end:
+// a new window, the exit, the output and closing the pane.
+func BenchmarkRunProgramTrue(b *testing.B) {
+	sock := tmuxtest.Server(b)
+	c := startServer(b, sock)
+	var rtt []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		out := c.tool(b, "run_program", map[string]any{"argv": []string{"/bin/true"}})
+		rtt = append(rtt, time.Since(t0))
+		if out["outcome"] != "completed" {
+			b.Fatalf("outcome %v", out["outcome"])
+		}
+	}
+	b.ReportMetric(ms(median(rtt)), "median-ms")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkWaitForExitNotice measures the time from a program's last
+// moment (it writes the clock, then exits) to the wait_for_exit reply.
+func BenchmarkWaitForExitNotice(b *testing.B) {
+	sock := tmuxtest.Server(b)
+	c := startServer(b, sock)
+	stamp := filepath.Join(b.TempDir(), "stamp")
+	var lag []time.Duration
+	for i := 0; b.Loop(); i++ {
+		script := `"$TB" -S "$SOCK" wait-for go` + strconv.Itoa(i) + `; date +%s%N > "$STAMP"; exit 3`
+		out := tmuxtest.Run(b, sock, "new-window", "-d", "-P", "-F", "#{pane_id}", "-e", "SOCK="+sock, "-e", "TB="+tmuxtest.Binary(),
+			"-e", "STAMP="+stamp, "-t", "main:", "sh", "-c", script)
+		pane := strings.TrimSpace(out)
+		reply := c.start("tools/call", map[string]any{"name": "wait_for_exit", "arguments": map[string]any{"paneId": pane, "timeoutMs": 10000}})
+		time.Sleep(20 * time.Millisecond) // let the wait take hold of the pane
+		tmuxtest.Run(b, sock, "wait-for", "-S", "go"+strconv.Itoa(i))
+		r := <-reply
+		t1 := time.Now()
+		if got := toolResult(b, "wait_for_exit", r); got["outcome"] != "completed" || got["exitStatus"] != float64(3) {
+			b.Fatalf("wait_for_exit = %v", got)
+		}
+		raw, err := os.ReadFile(stamp)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ns, _ := strconv.ParseInt(strings.TrimSpace(string(raw)), 10, 64)
+		lag = append(lag, t1.Sub(time.Unix(0, ns)))
+	}
+	b.ReportMetric(ms(median(lag)), "median-ms-after-exit")
+	b.ReportMetric(0, "ns/op")
+}

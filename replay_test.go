@@ -27,6 +27,8 @@ import (
 //	             collect whatever it still answers before exiting
 //	-indent      print replies indented (for readable tools/list goldens)
 //	-init        print the initialize reply too
+//	-nooffsets   scrub cursor offsets too (ltxc1.GEN.N), for output whose
+//	             length depends on timing, such as a shell's prompts
 //	-sigterm-after ID
 //	             send the server SIGTERM once the reply to request ID
 //	             arrives, keeping stdin open: the server must answer what
@@ -46,6 +48,7 @@ func mcpReplay(args []string) int {
 	eof := fs.Bool("eof", false, "close stdin after the last line")
 	indent := fs.Bool("indent", false, "indent replies")
 	showInit := fs.Bool("init", false, "print the initialize reply")
+	noOffsets := fs.Bool("nooffsets", false, "scrub cursor offsets")
 	timeout := fs.Duration("timeout", 90*time.Second, "longest wait for any reply")
 	sigtermAfter := fs.String("sigterm-after", "", "send SIGTERM after the reply to this request id")
 	if fs.Parse(args) != nil {
@@ -146,6 +149,9 @@ func mcpReplay(args []string) int {
 	r.closed.Wait()
 
 	scrub := newScrubber()
+	if *noOffsets {
+		scrub.rules = append(scrub.rules, scrubRule{regexp.MustCompile(`ltxc1\.GEN\.[0-9]+`), "ltxc1.GEN.N"})
+	}
 	print := func(raw json.RawMessage) {
 		fmt.Println(scrub.apply(canonical(raw, *indent)))
 	}

@@ -65,6 +65,34 @@ func completed(out gen.WaitForExitOutput, e tmuxctl.Exit) gen.WaitForExitOutput 
 	return out
 }
 
+// settle waits until a finished program's piped stream holds all it
+// printed. tmux writes every byte into the pipe before it marks the pane
+// dead, so what is left is in flight through the pipe's cat: when the pane
+// was closed the pipe ends (EOF); when it is kept open the pipe stays, and
+// a short quiet spell means the last bytes are in.
+func settle(s *tmuxctl.Stream, closed bool) {
+	const quiet, most = 30 * time.Millisecond, 2 * time.Second
+	deadline := time.After(most)
+	if closed {
+		select {
+		case <-s.Drained():
+		case <-deadline:
+		}
+		return
+	}
+	for {
+		select {
+		case <-s.Changed():
+		case <-time.After(quiet):
+			return
+		case <-s.Drained():
+			return
+		case <-deadline:
+			return
+		}
+	}
+}
+
 // started is a program this server started, already running.
 type started struct {
 	created tmuxctl.Created
@@ -183,13 +211,14 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 	default:
 		return out, h.explain(ctx, err)
 	}
+	if out.Outcome == "completed" && !in.KeepPane {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		out.PaneClosed = h.tmux.KillPane(cctx, st.created.Pane) == nil
+	}
 	if st.stream != nil {
 		if out.Outcome == "completed" {
-			// The pipe reaches EOF once tmux has passed on the last byte.
-			select {
-			case <-st.stream.Drained():
-			case <-time.After(2 * time.Second):
-			}
+			settle(st.stream, out.PaneClosed)
 		}
 		chunk, err := st.stream.Read(0)
 		if err == nil {
@@ -202,11 +231,6 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 			cursor := st.stream.Cursor(chunk.End)
 			out.Cursor = &cursor
 		}
-	}
-	if out.Outcome == "completed" && !in.KeepPane {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		out.PaneClosed = h.tmux.KillPane(cctx, st.created.Pane) == nil
 	}
 	return out, nil
 }

@@ -15,6 +15,19 @@ var ErrChannelAborted = errors.New("the tmux server went away before the channel
 // wait runs in its own tmux child, which is killed when ctx ends, so a
 // timeout or cancellation leaves nothing behind.
 func (c *Client) WaitFor(ctx context.Context, channel string) error {
+	if err := c.wake(ctx, channel); err != nil {
+		return err
+	}
+	if !c.serverAlive(ctx) {
+		return fmt.Errorf("wait-for %s: %w", channel, ErrChannelAborted)
+	}
+	return nil
+}
+
+// wake is WaitFor without the final check that the server still runs, for
+// callers that look at the server next anyway: it returns nil both when
+// channel was signalled and when the server went away.
+func (c *Client) wake(ctx context.Context, channel string) error {
 	argv := []string{"wait-for", "--", channel}
 	cmd := c.cmd(ctx, argv)
 	var out strings.Builder
@@ -31,9 +44,6 @@ func (c *Client) WaitFor(ctx context.Context, channel string) error {
 	// still there before calling this a signal.
 	if msg := strings.TrimSpace(out.String()); msg != "" {
 		return fmt.Errorf("wait-for %s: %w (%s)", channel, ErrChannelAborted, msg)
-	}
-	if !c.serverAlive(ctx) {
-		return fmt.Errorf("wait-for %s: %w", channel, ErrChannelAborted)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -31,6 +32,10 @@ type Client struct {
 	// killGrace is how long a cancelled tmux child gets after SIGTERM before
 	// SIGKILL; tmux exits at once on SIGTERM, so this rarely matters.
 	killGrace time.Duration
+	// control, when set, is a live control-mode connection commands go
+	// over instead of a new tmux process each (a fraction of a millisecond
+	// instead of several). The hub sets it.
+	control atomic.Pointer[controlConn]
 }
 
 // New returns a Client for cfg.
@@ -41,12 +46,18 @@ func New(cfg Config) *Client {
 	return &Client{cfg: cfg, killGrace: 500 * time.Millisecond}
 }
 
+// useControl routes commands through conn while it lives.
+func (c *Client) useControl(conn *controlConn) { c.control.Store(conn) }
+
+// dropControl stops routing commands through conn.
+func (c *Client) dropControl(conn *controlConn) { c.control.CompareAndSwap(conn, nil) }
+
 // WithSocketName returns a Client for the same binary on the server named
 // name (tmux -L), for calls that choose their own socket.
 func (c *Client) WithSocketName(name string) *Client {
 	cfg := c.cfg
 	cfg.SocketName, cfg.SocketPath = name, ""
-	return &Client{cfg: cfg, killGrace: c.killGrace}
+	return &Client{cfg: cfg, killGrace: c.killGrace} // its own server: no shared connection
 }
 
 // Config returns the configuration c was built with.
@@ -117,6 +128,28 @@ func (c *Client) globalArgs() []string {
 // ends in ";" is not taken as a command separator. The tmux child is killed
 // if ctx ends first.
 func (c *Client) command(ctx context.Context, argv ...string) (string, error) {
+	if conn := c.control.Load(); conn != nil && !conn.isDone() {
+		reply, err := conn.do(ctx, argv...)
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return "", fmt.Errorf("%s: %w", argv[0], ctxErr)
+		}
+		if err == nil {
+			text := strings.Join(reply.Lines, "\n")
+			if reply.Failed {
+				return "", classify(&CommandError{Argv: argv, Message: strings.TrimSpace(text)})
+			}
+			if len(reply.Lines) > 0 {
+				text += "\n"
+			}
+			return text, nil
+		}
+		// The connection went away under the command: run it the slow way.
+	}
+	return c.exec(ctx, argv...)
+}
+
+// exec runs one tmux command as its own process.
+func (c *Client) exec(ctx context.Context, argv ...string) (string, error) {
 	cmd := c.cmd(ctx, argv)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

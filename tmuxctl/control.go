@@ -50,6 +50,7 @@ func dialControl(ctx context.Context, h *Hub, s SessionID) (*controlConn, error)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting control client for %s: %w", s, err)
 	}
+	h.ownClient(cmd.Process.Pid, true)
 	c := &controlConn{hub: h, session: s, cmd: cmd, stdin: stdin, done: make(chan struct{})}
 	attached := make(chan controlReply, 1)
 	c.waiters = []chan controlReply{attached} // the attach command's own reply
@@ -170,6 +171,7 @@ func (c *controlConn) readLoop(stdout io.Reader, stderr *strings.Builder) {
 		c.event(m.Event)
 	}
 	c.cmd.Wait()
+	c.hub.ownClient(c.cmd.Process.Pid, false)
 	c.mu.Lock()
 	c.err = err
 	c.waiters = nil

@@ -275,7 +275,7 @@ func (t *ExitTracker) Wait(ctx context.Context, p PaneID) (Exit, error) {
 		woke = make(chan struct{})
 		done := woke
 		go func() {
-			t.client.WaitFor(wctx, h.channel)
+			t.client.wake(wctx, h.channel)
 			close(done)
 		}()
 	}

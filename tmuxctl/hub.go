@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"maps"
 	"os"
 	"sync"
 	"time"
@@ -47,8 +48,9 @@ type Hub struct {
 	// deaths is the channel every watched pane's pane-died hook signals; one
 	// tmux wait-for child listens on it for the whole hub.
 	deaths    string
-	listening bool   // a wait-for child listens on deaths (guarded by mu)
-	fifoDir   string // private directory of piped streams' FIFOs (guarded by mu)
+	listening bool         // a wait-for child listens on deaths (guarded by mu)
+	fifoDir   string       // private directory of piped streams' FIFOs (guarded by mu)
+	ownPIDs   map[int]bool // process ids of this hub's control clients (guarded by mu)
 }
 
 // NewHub returns a hub for c's server. It opens no connection until a pane
@@ -63,7 +65,7 @@ func NewHub(c *Client, o HubOptions) *Hub {
 	h := &Hub{
 		client: c, size: o.BufferBytes, idle: o.Idle,
 		conns: map[SessionID]*controlConn{}, streams: map[PaneID]*Stream{},
-		byGen: map[[16]byte]*Stream{}, graveyard: map[[16]byte]Failure{},
+		byGen: map[[16]byte]*Stream{}, graveyard: map[[16]byte]Failure{}, ownPIDs: map[int]bool{},
 		dirty: make(chan struct{}, 1), done: make(chan struct{}),
 	}
 	var b [8]byte
@@ -111,32 +113,41 @@ func (h *Hub) Watch(ctx context.Context, p PaneID) (*Stream, error) {
 	if err != nil {
 		return nil, err
 	}
+	s, fresh, err := h.register(p, old, conn, pane.Dead)
+	if err == nil && fresh && !pane.Dead {
+		// Outside h.mu: the command may go over a control connection, whose
+		// reader needs h.mu to deliver the output around the reply.
+		h.watchDeath(p)
+	}
+	return s, err
+}
+
+// register installs a new stream for p fed by conn, unless another call
+// did meanwhile; fresh says whether it is new.
+func (h *Hub) register(p PaneID, old *Stream, conn *controlConn, dead bool) (s *Stream, fresh bool, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		return nil, ErrHubClosed
+		return nil, false, ErrHubClosed
 	}
 	if cur := h.streams[p]; cur != nil && cur != old {
 		if _, failure := cur.State(); failure == "" {
-			return cur, nil // another call started it meanwhile
+			return cur, false, nil // another call started it meanwhile
 		}
 	}
 	if old != nil {
 		// A dead stream of a pane that lives again (respawned).
 		h.retireLocked(old, TopologyChanged)
 	}
-	s := newStream(h, p, h.size)
+	s = newStream(h, p, h.size)
 	s.owner = conn
-	s.dead = pane.Dead
-	if !pane.Dead {
-		h.watchDeath(p)
-	}
+	s.dead = dead
 	h.streams[p] = s
 	h.byGen[s.gen] = s
 	s.mu.Lock()
 	s.touchLocked()
 	s.mu.Unlock()
-	return s, nil
+	return s, true, nil
 }
 
 // Lookup finds the stream a cursor generation belongs to. For a
@@ -205,6 +216,7 @@ func (h *Hub) conn(ctx context.Context, s SessionID) (*controlConn, error) {
 		return old, nil
 	}
 	h.conns[s] = c
+	h.client.useControl(c)
 	return c, nil
 }
 
@@ -309,6 +321,13 @@ func (h *Hub) connLost(c *controlConn) {
 	h.mu.Lock()
 	if sess := c.sessionID(); h.conns[sess] == c {
 		delete(h.conns, sess)
+	}
+	h.client.dropControl(c)
+	for _, other := range h.conns { // keep commands fast while any connection lives
+		if !other.isDone() {
+			h.client.useControl(other)
+			break
+		}
 	}
 	closed := h.closed
 	h.mu.Unlock()
@@ -435,10 +454,12 @@ const deathHook = "pane-died[7392]"
 // the hub: tmux 3.3a sends control clients no notification for it. A pane
 // that closes instead is noticed through the layout notifications.
 func (h *Hub) watchDeath(p PaneID) {
-	if !h.listening { // h.mu is held
+	h.mu.Lock()
+	if !h.listening {
 		h.listening = true
 		go h.listenDeaths()
 	}
+	h.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	h.client.command(ctx, "set-hook", "-p", "-t", string(p), deathHook, "wait-for -S "+h.deaths)
@@ -485,5 +506,38 @@ func (h *Hub) CheckPane(ctx context.Context, p PaneID) {
 				h.announceDeath(p)
 			}
 		}
+	}
+}
+
+// Prime opens a control connection to some session, if there is one and
+// none is open, so that commands stop costing a tmux process each. It is
+// cheap to call often.
+func (h *Hub) Prime(ctx context.Context) {
+	if conn := h.client.control.Load(); conn != nil && !conn.isDone() {
+		return
+	}
+	sessions, err := h.client.ListSessions(ctx)
+	if err != nil || len(sessions) == 0 {
+		return
+	}
+	h.conn(ctx, sessions[0].ID)
+}
+
+// OwnClients returns the process ids of this hub's control clients, so
+// that counts of attached clients can leave them out.
+func (h *Hub) OwnClients() map[int]bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return maps.Clone(h.ownPIDs)
+}
+
+// ownClient records (or, with on false, forgets) a control client process.
+func (h *Hub) ownClient(pid int, on bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if on {
+		h.ownPIDs[pid] = true
+	} else {
+		delete(h.ownPIDs, pid)
 	}
 }

@@ -157,6 +157,22 @@ func (c *Client) ListSessions(ctx context.Context) ([]Session, error) {
 	return out, nil
 }
 
+// AttachedClients counts the clients attached to each session, leaving out
+// the clients whose process ids are in skip.
+func (c *Client) AttachedClients(ctx context.Context, skip map[int]bool) (map[SessionID]int, error) {
+	rows, err := c.list(ctx, format{"client_pid", "session_id"}, "list-clients")
+	if err != nil {
+		return nil, err
+	}
+	n := map[SessionID]int{}
+	for _, r := range rows {
+		if !skip[atoi(r["client_pid"])] {
+			n[SessionID(r["session_id"])]++
+		}
+	}
+	return n, nil
+}
+
 // ListWindows returns the windows of session s, or of every session when s
 // is empty.
 func (c *Client) ListWindows(ctx context.Context, s SessionID) ([]Window, error) {
@@ -364,7 +380,14 @@ type NewSessionOptions struct {
 }
 
 // NewSession starts a detached session, starting the server if needed.
+// Without a Cwd it starts in this process's working directory (tmux's own
+// default depends on which client runs the command).
 func (c *Client) NewSession(ctx context.Context, o NewSessionOptions) (Created, error) {
+	if o.Cwd == "" {
+		if wd, err := os.Getwd(); err == nil {
+			o.Cwd = wd
+		}
+	}
 	argv := []string{"new-session", "-d"}
 	if o.Name != "" {
 		argv = append(argv, "-s", literalFormat(o.Name))

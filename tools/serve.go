@@ -38,6 +38,11 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	defer exits.Close() // put back users' remain-on-exit before leaving
 	h := handlers.New(shutdown, o.Tmux, hub, exits, o.Limits)
 	defer h.Close()
+	go func() { // a control connection makes every later command cheaper
+		pctx, cancel := context.WithTimeout(shutdown, 5*time.Second)
+		defer cancel()
+		hub.Prime(pctx)
+	}()
 	s := NewServer(o.Version, h, o.Tier)
 
 	stdio := newGuardedStdio(o.In, o.Out)
