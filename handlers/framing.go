@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
 // A shellKind is the syntax family a framed command is written for.
@@ -61,16 +63,16 @@ func writeFrame(dir, nonce, command string, kind shellKind) (frame, error) {
 	case fishShell:
 		runner = fmt.Sprintf("printf '%s\\a'\nsource %s\nset -g __tmux_mcp_status $status\n"+
 			"printf '%s;%%d\\a' $__tmux_mcp_status\nset -e __tmux_mcp_status\n",
-			marker(nonce, "start"), shellQuote(f.command), marker(nonce, "end"))
-		f.typed = " source " + shellQuote(f.runner)
+			marker(nonce, "start"), tmuxctl.ShellQuote(f.command), marker(nonce, "end"))
+		f.typed = " source " + tmuxctl.ShellQuote(f.runner)
 	default:
 		runner = fmt.Sprintf("printf '%s\\a'\n. %s\n__tmux_mcp_status=$?\n"+
 			"printf '%s;%%d\\a' \"$__tmux_mcp_status\"\n"+
 			"eval \"unset __tmux_mcp_status; (exit $__tmux_mcp_status)\"\n",
-			marker(nonce, "start"), shellQuote(f.command), marker(nonce, "end"))
+			marker(nonce, "start"), tmuxctl.ShellQuote(f.command), marker(nonce, "end"))
 		// A leading space keeps the line out of bash and zsh history when
 		// they ignore space-prefixed lines.
-		f.typed = " . " + shellQuote(f.runner)
+		f.typed = " . " + tmuxctl.ShellQuote(f.runner)
 	}
 	if !strings.HasSuffix(command, "\n") {
 		command += "\n"
@@ -88,11 +90,4 @@ func writeFrame(dir, nonce, command string, kind shellKind) (frame, error) {
 func (f frame) remove() {
 	os.Remove(f.command)
 	os.Remove(f.runner)
-}
-
-// shellQuote quotes s as one word for sh and fish alike: single quotes,
-// with any single quote written as '\” (fish reads that the same way).
-// The paths quoted here are our own temporary files, without backslashes.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

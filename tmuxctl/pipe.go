@@ -40,7 +40,7 @@ func (h *Hub) WatchPiped(ctx context.Context, p PaneID) (*Stream, error) {
 		}
 		opened <- f
 	}()
-	if _, err := h.client.command(ctx, "pipe-pane", "-O", "-t", string(p), "exec cat > "+shellQuote(fifo)); err != nil {
+	if _, err := h.client.command(ctx, "pipe-pane", "-O", "-t", string(p), "exec cat > "+ShellQuote(fifo)); err != nil {
 		unblock(fifo)
 		os.Remove(fifo)
 		return nil, err
@@ -106,7 +106,8 @@ func (h *Hub) pipeDir() (string, error) {
 	return h.fifoDir, nil
 }
 
-// shellQuote quotes s as one word for sh.
-func shellQuote(s string) string {
+// ShellQuote quotes s as one word for sh, and for fish (which reads '\”
+// the same way) as long as s holds no backslash.
+func ShellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1,0 +1,63 @@
+package handlers
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func TestShellOf(t *testing.T) {
+	for cmd, want := range map[string]shellKind{
+		"bash": posixShell, "-bash": posixShell, "zsh": posixShell, "dash": posixShell, "sh": posixShell,
+		"ksh93": posixShell, "fish": fishShell, "/usr/bin/fish": fishShell, "vim": notShell, "python3": notShell, "": notShell,
+	} {
+		if got := shellOf(cmd); got != want {
+			t.Errorf("shellOf(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+}
+
+// TestFrameRunsInEachShell sources a frame's runner non-interactively in
+// every installed shell and checks the markers, the output between them,
+// the status, and that the typed line holds neither.
+func TestFrameRunsInEachShell(t *testing.T) {
+	command := "echo \"it's\" $((6*7)); printf 'x\\ty\\n'\ncd /; (exit 9)"
+	for _, sh := range []struct {
+		bin  string
+		kind shellKind
+	}{{"sh", posixShell}, {"bash", posixShell}, {"dash", posixShell}, {"zsh", posixShell}, {"ksh", posixShell}, {"fish", fishShell}} {
+		if _, err := exec.LookPath(sh.bin); err != nil {
+			continue
+		}
+		t.Run(sh.bin, func(t *testing.T) {
+			dir := t.TempDir()
+			command := command
+			if sh.kind == fishShell {
+				command = "echo \"it's\" (math 6 \\* 7); printf 'x\\ty\\n'\ncd /; fish -c 'exit 9'"
+			}
+			f, err := writeFrame(dir, "n0nce", command, sh.kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(f.typed, "7777") || strings.Contains(f.typed, "it's") {
+				t.Errorf("typed line %q holds a marker or the command", f.typed)
+			}
+			line := strings.TrimSpace(f.typed) + "\necho after $PWD\n"
+			cmd := exec.Command(sh.bin)
+			if sh.kind == fishShell {
+				cmd = exec.Command(sh.bin, "--no-config")
+			}
+			cmd.Stdin = strings.NewReader(line)
+			cmd.Env = append(os.Environ(), "HOME="+dir)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			want := "\x1b]7777;tmux-mcp;n0nce;start\a" + "it's 42\nx\ty\n" + "\x1b]7777;tmux-mcp;n0nce;end;9\a" + "after /\n"
+			if string(out) != want {
+				t.Errorf("output\n%q\nwant\n%q", out, want)
+			}
+		})
+	}
+}
