@@ -41,7 +41,7 @@ func (h *Handlers) WaitForChannel(ctx context.Context, in gen.WaitForChannelInpu
 	case err == nil:
 		return gen.WaitForChannelOutput{Result: fmt.Sprintf("channel %q was signalled; timeout enforced: %ss%s", in.Channel, seconds(enforced.Seconds()), clampNote)}, nil
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && h.shutdown.Err() == nil:
-		return gen.WaitForChannelOutput{}, fmt.Errorf("channel %q was not signalled within the enforced timeout of %ss%s; the wait-for child was killed. Signal it with `tmux wait-for -S %s` (or signal_channel) after the work it marks, then wait again", in.Channel, seconds(enforced.Seconds()), clampNote, in.Channel)
+		return gen.WaitForChannelOutput{}, fmt.Errorf("channel %q was not signalled within the enforced timeout of %ss%s; the wait-for child was killed. tmux keeps the killed waiter queued and it will absorb this channel's next signal, so to wait again use a fresh channel name, signalled with `tmux wait-for -S <name>` (or signal_channel) after the work it marks", in.Channel, seconds(enforced.Seconds()), clampNote)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return gen.WaitForChannelOutput{}, fmt.Errorf("wait for channel %q was cancelled before it was signalled; the wait-for child was killed", in.Channel)
 	case errors.Is(err, tmuxctl.ErrChannelAborted):
