@@ -128,6 +128,11 @@ func (c *Client) globalArgs() []string {
 // ends in ";" is not taken as a command separator. The tmux child is killed
 // if ctx ends first.
 func (c *Client) command(ctx context.Context, argv ...string) (string, error) {
+	for _, a := range argv {
+		if strings.IndexByte(a, 0) >= 0 {
+			return "", fmt.Errorf("%s: an argument contains a NUL byte, which tmux cannot take", argv[0])
+		}
+	}
 	if conn := c.control.Load(); conn != nil && !conn.isDone() {
 		reply, err := conn.do(ctx, argv...)
 		if ctxErr := ctx.Err(); ctxErr != nil {
