@@ -275,3 +275,39 @@ func TestStressMissedBytesExact(t *testing.T) {
 		}
 	}
 }
+
+// TestStartedProgramClosesWhenDone starts a program nobody waits on: its
+// exit is still recorded, and its pane closes as tmux would have closed it.
+func TestStartedProgramClosesWhenDone(t *testing.T) {
+	h, c, sock := newTestHub(t)
+	tr := NewExitTracker(c, h, time.Minute)
+	ctx := context.Background()
+	created, start, err := c.StartGated(ctx, Placement{}, Spawn{Argv: []string{"sh", "-c", "read x; exit 5"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := h.WatchPiped(ctx, created.Pane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release, err := tr.Hold(ctx, created.Pane, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	release() // nobody waits from here on
+	tmuxtest.Run(t, sock, "send-keys", "-t", string(created.Pane), "Enter")
+	select {
+	case <-s.Drained(): // the pipe ends when the pane is closed
+	case <-time.After(10 * time.Second):
+		t.Fatal("the dead pane was never closed")
+	}
+	if e, ok := tr.Recorded(created.Pane); !ok || e.Status == nil || *e.Status != 5 {
+		t.Errorf("recorded exit = %+v, %v; want status 5", e, ok)
+	}
+	if _, err := c.Pane(ctx, created.Pane); err == nil {
+		t.Error("the pane is still there")
+	}
+}

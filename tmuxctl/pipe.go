@@ -69,8 +69,8 @@ func (h *Hub) WatchPiped(ctx context.Context, p PaneID) (*Stream, error) {
 	}()
 
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if h.closed {
+		h.mu.Unlock()
 		return nil, ErrHubClosed
 	}
 	if old := h.streams[p]; old != nil {
@@ -81,6 +81,10 @@ func (h *Hub) WatchPiped(ctx context.Context, p PaneID) (*Stream, error) {
 	s.mu.Lock()
 	s.touchLocked()
 	s.mu.Unlock()
+	h.mu.Unlock()
+	// Its death must be noticed even with nobody waiting, so the exit is
+	// recorded and a pane that would have closed is closed.
+	h.watchDeath(p)
 	return s, nil
 }
 
