@@ -120,7 +120,7 @@ func (s *Stream) Read(off int64) (Chunk, error) {
 		c.Missed++
 		c.Dead = false // more text follows the gap
 	}
-	c.Text = append([]byte(nil), data...)
+	c.Text = data // ReadFrom returned a copy
 	c.End = c.TextStart + int64(len(data))
 	if c.MarkAfter {
 		c.End++
