@@ -17,7 +17,7 @@ const (
 	// deathCheckInterval is how often a quiet wait double-checks that its
 	// pane still lives: deaths normally arrive as events at once, but tmux
 	// 3.3a can miss a child's exit until it next reaps one.
-	deathCheckInterval = 2 * time.Second
+	deathCheckInterval = time.Second
 )
 
 // WaitForText waits until a pane prints one of the patterns (or anything,
