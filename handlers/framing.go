@@ -14,7 +14,8 @@ type shellKind int
 
 const (
 	notShell   shellKind = iota
-	posixShell           // sh, dash, bash, zsh, ksh and friends
+	posixShell           // sh, dash, bash, ksh and friends
+	zshShell
 	fishShell
 )
 
@@ -23,8 +24,10 @@ const (
 func shellOf(command string) shellKind {
 	name := strings.TrimPrefix(filepath.Base(command), "-")
 	switch name {
-	case "sh", "dash", "ash", "bash", "zsh", "ksh", "ksh93", "mksh", "pdksh", "yash", "busybox":
+	case "sh", "dash", "ash", "bash", "ksh", "ksh93", "mksh", "pdksh", "yash", "busybox":
 		return posixShell
+	case "zsh":
+		return zshShell
 	case "fish":
 		return fishShell
 	}
@@ -50,26 +53,35 @@ func marker(nonce, kind string) string {
 // writeFrame writes the files of a framed command into dir (private, 0700).
 //
 // The command is sourced in the shell itself, as if typed: cd and variable
-// changes persist, and its exit status is the command's. The runner then
-// restores that status so $? (or $status) after it is the command's own.
+// changes persist. Whatever it does, the end marker must still print, so
+// an error that makes an interactive shell abandon the line (a syntax
+// error, ${x:?}, a failed special builtin) is contained: by `command .` in
+// POSIX shells, by an always block in zsh. The runner then sets $? to the
+// command's status with `return` (no subshell, so tmux keeps seeing the
+// shell as the pane's program).
 func writeFrame(dir, nonce, command string, kind shellKind) (frame, error) {
 	f := frame{
 		nonce:   nonce,
 		command: filepath.Join(dir, "cmd-"+nonce),
 		runner:  filepath.Join(dir, "run-"+nonce),
 	}
+	start, end := marker(nonce, "start"), marker(nonce, "end")
+	q := tmuxctl.ShellQuote(f.command)
 	var runner string
 	switch kind {
 	case fishShell:
 		runner = fmt.Sprintf("printf '%s\\a'\nsource %s\nset -g __tmux_mcp_status $status\n"+
-			"printf '%s;%%d\\a' $__tmux_mcp_status\nset -e __tmux_mcp_status\n",
-			marker(nonce, "start"), tmuxctl.ShellQuote(f.command), marker(nonce, "end"))
+			"printf '%s;%%d\\a' $__tmux_mcp_status\nset -e __tmux_mcp_status\n", start, q, end)
 		f.typed = " source " + tmuxctl.ShellQuote(f.runner)
+	case zshShell:
+		runner = fmt.Sprintf("printf '%s\\a'\n{ . %s } always {\n__tmux_mcp_status=$?\n"+
+			"printf '%s;%%d\\a' \"$__tmux_mcp_status\"\nTRY_BLOCK_ERROR=0\n}\n"+
+			"eval \"unset __tmux_mcp_status; return $__tmux_mcp_status\"\n", start, q, end)
+		f.typed = " . " + tmuxctl.ShellQuote(f.runner)
 	default:
-		runner = fmt.Sprintf("printf '%s\\a'\n. %s\n__tmux_mcp_status=$?\n"+
+		runner = fmt.Sprintf("printf '%s\\a'\ncommand . %s\n__tmux_mcp_status=$?\n"+
 			"printf '%s;%%d\\a' \"$__tmux_mcp_status\"\n"+
-			"eval \"unset __tmux_mcp_status; (exit $__tmux_mcp_status)\"\n",
-			marker(nonce, "start"), tmuxctl.ShellQuote(f.command), marker(nonce, "end"))
+			"eval \"unset __tmux_mcp_status; return $__tmux_mcp_status\"\n", start, q, end)
 		// A leading space keeps the line out of bash and zsh history when
 		// they ignore space-prefixed lines.
 		f.typed = " . " + tmuxctl.ShellQuote(f.runner)

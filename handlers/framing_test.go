@@ -9,7 +9,7 @@ import (
 
 func TestShellOf(t *testing.T) {
 	for cmd, want := range map[string]shellKind{
-		"bash": posixShell, "-bash": posixShell, "zsh": posixShell, "dash": posixShell, "sh": posixShell,
+		"bash": posixShell, "-bash": posixShell, "zsh": zshShell, "dash": posixShell, "sh": posixShell,
 		"ksh93": posixShell, "fish": fishShell, "/usr/bin/fish": fishShell, "vim": notShell, "python3": notShell, "": notShell,
 	} {
 		if got := shellOf(cmd); got != want {
@@ -26,7 +26,7 @@ func TestFrameRunsInEachShell(t *testing.T) {
 	for _, sh := range []struct {
 		bin  string
 		kind shellKind
-	}{{"sh", posixShell}, {"bash", posixShell}, {"dash", posixShell}, {"zsh", posixShell}, {"ksh", posixShell}, {"fish", fishShell}} {
+	}{{"sh", posixShell}, {"bash", posixShell}, {"dash", posixShell}, {"zsh", zshShell}, {"ksh", posixShell}, {"fish", fishShell}} {
 		if _, err := exec.LookPath(sh.bin); err != nil {
 			continue
 		}
@@ -59,5 +59,36 @@ func TestFrameRunsInEachShell(t *testing.T) {
 				t.Errorf("output\n%q\nwant\n%q", out, want)
 			}
 		})
+	}
+}
+
+// TestFrameSurvivesShellErrors: errors that make an interactive shell
+// abandon the line it read must not swallow the end marker.
+func TestFrameSurvivesShellErrors(t *testing.T) {
+	for _, sh := range []struct {
+		bin  string
+		kind shellKind
+	}{{"dash", posixShell}, {"bash", posixShell}, {"ksh", posixShell}, {"zsh", zshShell}} {
+		if _, err := exec.LookPath(sh.bin); err != nil {
+			continue
+		}
+		for _, command := range []string{"echo ${nosuch:?oops}", "if then fi", "shift 5"} {
+			dir := t.TempDir()
+			f, err := writeFrame(dir, "n0nce", command, sh.kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"-i"}
+			if sh.bin == "zsh" {
+				args = []string{"-f", "-i"}
+			}
+			cmd := exec.Command(sh.bin, args...)
+			cmd.Stdin = strings.NewReader(strings.TrimSpace(f.typed) + "\necho after\n")
+			cmd.Env = append(os.Environ(), "HOME="+dir)
+			out, _ := cmd.CombinedOutput()
+			if !strings.Contains(string(out), "\x1b]7777;tmux-mcp;n0nce;end;") || !strings.Contains(string(out), "after") {
+				t.Errorf("%s, %q: no end marker, or the shell gave up:\n%q", sh.bin, command, out)
+			}
+		}
 	}
 }

@@ -44,15 +44,32 @@ func (b *frameBook) directory() (string, error) {
 	return b.dir, nil
 }
 
+// busy reports whether a framed command still runs in pane p.
+func (b *frameBook) busy(p tmuxctl.PaneID) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r, ok := b.running[p]
+	return ok && r.active()
+}
+
+// active reports whether the command has not been seen to end.
+func (r running) active() bool {
+	_, ended := r.stream.FindMarker(r.frame.nonce, "end")
+	dead, failure := r.stream.State()
+	return !ended && !dead && failure == ""
+}
+
+func errBusy(p tmuxctl.PaneID) error {
+	return fmt.Errorf("pane %s is still running an earlier command from run_shell_command; follow it with capture_since or wait_for_text, or pass force:true to type into it anyway", p)
+}
+
 // claim reserves pane p for frame f, unless a framed command still runs
 // there (one whose end marker has not arrived) and force is not set.
 func (b *frameBook) claim(p tmuxctl.PaneID, r running, force bool) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if old, ok := b.running[p]; ok {
-		_, ended := old.stream.FindMarker(old.frame.nonce, "end")
-		dead, failure := old.stream.State()
-		if !ended && !dead && failure == "" && !force {
+		if old.active() && !force {
 			return false
 		}
 		old.frame.remove()
@@ -99,6 +116,9 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	case p.InMode && !in.Force:
 		return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is in copy mode (or another tmux mode); pass force:true to leave it and run anyway", id)
 	}
+	if h.frames.busy(id) && !in.Force {
+		return gen.RunShellCommandOutput{}, errBusy(id)
+	}
 	kind := shellOf(p.Command)
 	if kind == notShell && !in.Force {
 		return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is running %q, not a shell at its prompt; typing a command there would go to that program. Wait for it with wait_for_exit, or pass force:true if %q is a shell", id, p.Command, p.Command)
@@ -130,8 +150,9 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	}
 	if !h.frames.claim(id, running{frame: f, stream: s}, in.Force) {
 		f.remove()
-		return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is still running an earlier command from run_shell_command; follow it with capture_since or wait_for_text, or pass force:true to type into it anyway", id)
+		return gen.RunShellCommandOutput{}, errBusy(id)
 	}
+	typedAt := s.End()
 	h.echo.typed(string(id), p.PID, f.typed, true, true)
 	if p.InMode {
 		h.tmux.SendKeys(ctx, id, "q", false, false)
@@ -165,8 +186,21 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	} else {
 		out.StillRunning = true
 	}
+	if outcome == "pane_died" {
+		// Output tmux had already read may still be on its way.
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		h.hub.Sync(sctx, s)
+		cancel()
+		if m, ok := s.FindMarker(f.nonce, "start"); ok {
+			start = m.Offset
+		}
+	}
 	if start < 0 {
-		return out, nil // the shell never started the command: nothing to read
+		// The command has not started (yet): nothing to read; follow the
+		// pane from where the typing began.
+		cursor := s.Cursor(typedAt)
+		out.Cursor = &cursor
+		return out, nil
 	}
 	chunk, err := s.Read(start)
 	if err != nil {

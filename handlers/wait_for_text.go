@@ -70,6 +70,7 @@ type textWait struct {
 	trimmed   int // bytes dropped from acc's front: read and matched, but not returned
 	trimLines int
 	markAfter bool // the last read ended at a gap in the stream
+	synced    bool // output in flight at the pane's death has been taken in
 }
 
 func (w *textWait) run(ctx context.Context, s *tmuxctl.Stream, start int64) gen.WaitForTextOutput {
@@ -106,6 +107,14 @@ func (w *textWait) run(ctx context.Context, s *tmuxctl.Stream, start int64) gen.
 			return w.result(ctx, s, "output_lost", "", -1, -1)
 		case chunk.Failed != "":
 			return w.result(ctx, s, "stream_lost", chunk.Failed, -1, -1)
+		case chunk.Dead && !w.synced:
+			// Output tmux read before the death may still be on its way:
+			// take it in, and match it, before calling the pane dead.
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+			w.h.hub.Sync(sctx, s)
+			cancel()
+			w.synced = true
+			continue
 		case chunk.Dead:
 			return w.result(ctx, s, "pane_died", "", -1, -1)
 		}

@@ -541,3 +541,18 @@ func (h *Hub) ownClient(pid int, on bool) {
 		delete(h.ownPIDs, pid)
 	}
 }
+
+// Sync waits until the control client feeding s has passed on everything
+// tmux had queued for it: tmux writes a client's command replies and pane
+// output in one ordered queue, so once a round trip returns, the output
+// tmux read before it is in the stream. Piped streams need no sync.
+func (h *Hub) Sync(ctx context.Context, s *Stream) error {
+	s.mu.Lock()
+	conn := s.owner
+	s.mu.Unlock()
+	if conn == nil || conn.isDone() {
+		return nil
+	}
+	_, err := conn.do(ctx, "display-message", "-p", "sync")
+	return err
+}

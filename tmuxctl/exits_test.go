@@ -1,0 +1,119 @@
+package tmuxctl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+)
+
+// TestExitTrackerReportsEveryStatus runs 60 programs that exit with a
+// status or die of a signal while [ExitTracker.Wait] waits on their pane,
+// and checks that every one is reported exactly. tmux 3.3a often marks a
+// pane dead before it has reaped the child (DESIGN §1: about one exit in
+// three shows pane_dead=1 with an empty pane_dead_status until tmux next
+// reaps), so a tracker that read the status too early would report a
+// wrong or missing one here. It also checks that each pane, whose
+// remain-on-exit is off, is closed once the wait is over, and logs the
+// wall time and how long each exit took to be reported.
+func TestExitTrackerReportsEveryStatus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("60 real tmux panes")
+	}
+	c, sock := client(t)
+	hub := NewHub(c, HubOptions{})
+	t.Cleanup(hub.Close)
+	tracker := NewExitTracker(c, hub, time.Minute)
+	t.Cleanup(tracker.Close)
+	ctx := context.Background()
+
+	type ending struct {
+		shell  string // how the program ends
+		status int    // its exit status, or -1 when signal is set
+		signal string
+	}
+	endings := []ending{
+		{"exit 0", 0, ""},
+		{"exit 1", 1, ""},
+		{"exit 7", 7, ""},
+		{"exit 255", 255, ""},
+		{"exit 42", 42, ""},
+		{"kill -TERM $$", -1, "SIGTERM"},
+		{"kill -KILL $$", -1, "SIGKILL"},
+		{"kill -INT $$", -1, "SIGINT"},
+		{"kill -HUP $$", -1, "SIGHUP"},
+		{"kill -USR1 $$", -1, "SIGUSR1"},
+	}
+	const trials = 60
+	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	tmuxCmd := quote(tmuxtest.Binary()) + " -S " + quote(sock)
+
+	start := time.Now()
+	took := make([]time.Duration, 0, trials)
+	for i := range trials {
+		want := endings[i%len(endings)]
+		// The program waits on its own gate, so it ends only once the
+		// pane is held and the wait is about to start.
+		gate := fmt.Sprintf("gate-%d", i)
+		p := PaneID(strings.TrimSpace(tmuxtest.Run(t, sock, "new-window", "-d", "-t", "main", "-P", "-F", "#{pane_id}",
+			tmuxCmd+" wait-for "+gate+"; "+want.shell)))
+
+		release, err := tracker.Hold(ctx, p, false, false)
+		if err != nil {
+			t.Fatalf("trial %d: Hold(%s): %v", i, p, err)
+		}
+		tmuxtest.Run(t, sock, "wait-for", "-S", gate)
+		began := time.Now()
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		e, err := tracker.Wait(wctx, p)
+		took = append(took, time.Since(began))
+		cancel()
+		release()
+		if err != nil {
+			t.Errorf("trial %d (%s): Wait(%s): %v", i, want.shell, p, err)
+			continue
+		}
+		switch {
+		case want.signal == "" && (e.Status == nil || *e.Status != want.status || e.Signal != nil):
+			t.Errorf("trial %d (%s): got %s, want status %d", i, want.shell, describeExit(e), want.status)
+		case want.signal != "" && (e.Status != nil || e.Signal == nil || *e.Signal != want.signal):
+			t.Errorf("trial %d (%s): got %s, want signal %s", i, want.shell, describeExit(e), want.signal)
+		}
+		// remain-on-exit is off, so the dead pane is closed once released.
+		var nf *NotFoundError
+		if _, err := c.Pane(ctx, p); !errors.As(err, &nf) {
+			t.Errorf("trial %d: pane %s still exists after the wait (err %v); it would have closed on exit", i, p, err)
+		}
+	}
+	wall := time.Since(start)
+
+	sorted := slices.Clone(took)
+	slices.Sort(sorted)
+	slow := 0
+	for _, d := range took {
+		if d > 250*time.Millisecond {
+			slow++
+		}
+	}
+	t.Logf("%d exits in %v wall time; exit to report: median %v, p90 %v, max %v; %d took over 250 ms",
+		trials, wall.Round(time.Millisecond), sorted[len(sorted)/2].Round(time.Microsecond),
+		sorted[len(sorted)*9/10].Round(time.Microsecond), sorted[len(sorted)-1].Round(time.Microsecond), slow)
+}
+
+func describeExit(e Exit) string {
+	s := "status <nil>"
+	if e.Status != nil {
+		s = fmt.Sprintf("status %d", *e.Status)
+	}
+	if e.Signal != nil {
+		s += ", signal " + *e.Signal
+	} else {
+		s += ", signal <nil>"
+	}
+	return s
+}
