@@ -427,7 +427,9 @@ func (h *Hub) failStream(s *Stream, f Failure) {
 // be on its way (see [Hub.Sync]).
 func (h *Hub) closeUnusedConns() {
 	h.mu.Lock()
-	used := map[*controlConn]bool{}
+	// The connection commands go over stays too: closing it would only
+	// cost spawns, and a new one later (tmux 3.3a dislikes client churn).
+	used := map[*controlConn]bool{h.client.control.Load(): true}
 	for _, s := range h.streams {
 		s.mu.Lock()
 		used[s.owner] = true
