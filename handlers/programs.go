@@ -181,7 +181,7 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 	}
 	timeout := h.limits.clampMs(float64(timeoutMs))
 	st, err := h.startProgram(ctx, placement(in.SessionName, nil, nil),
-		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, true)
+		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, in.KeepPane)
 	if err != nil {
 		return gen.RunProgramOutput{}, err
 	}

@@ -22,10 +22,11 @@ type controlConn struct {
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
 
-	mu      sync.Mutex
-	waiters []chan controlReply // one per command sent, in order; nil for fire-and-forget
-	done    chan struct{}       // closed when the client has exited
-	err     error
+	mu       sync.Mutex
+	waiters  []chan controlReply // one per command sent, in order; nil for fire-and-forget
+	attached bool                // the attach command's own reply has come
+	done     chan struct{}       // closed when the client has exited
+	err      error
 }
 
 // pauseAfter is how far (in seconds) tmux may let this client fall behind
@@ -182,6 +183,14 @@ func (c *controlConn) readLoop(stdout io.Reader, stderr *strings.Builder) {
 
 func (c *controlConn) reply(r controlReply) {
 	c.mu.Lock()
+	// Only the attach itself and commands this client sent (flags 1) have
+	// a waiter; a block tmux writes for anything else (a hook's command,
+	// say) must not take another command's reply.
+	if r.Flags != 1 && c.attached {
+		c.mu.Unlock()
+		return
+	}
+	c.attached = true
 	var ch chan controlReply
 	if len(c.waiters) > 0 {
 		ch = c.waiters[0]

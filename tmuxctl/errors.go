@@ -46,8 +46,10 @@ func (e *serverGoneError) Unwrap() error        { return e.cmd }
 func classify(e *CommandError) error {
 	msg := e.Message
 	for _, kind := range []string{"session", "window", "pane"} {
-		if id, ok := strings.CutPrefix(msg, "can't find "+kind+": "); ok {
-			return &NotFoundError{Kind: kind, ID: id, Err: e}
+		for _, prefix := range []string{"can't find " + kind + ": ", "no such " + kind + ": "} {
+			if id, ok := strings.CutPrefix(msg, prefix); ok {
+				return &NotFoundError{Kind: kind, ID: id, Err: e}
+			}
 		}
 	}
 	if strings.HasPrefix(msg, "no server running on ") ||

@@ -2,10 +2,7 @@ package tmuxctl
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"strings"
 	"sync"
 	"time"
 )
@@ -42,7 +39,6 @@ type ExitTracker struct {
 type hold struct {
 	prev    string // the pane's own remain-on-exit before the hold
 	prevSet bool
-	channel string // signalled by the pane-died hook
 	waiters int
 	started bool // a program this server started: held until it exits
 	keep    bool // leave the dead pane open when the hold ends
@@ -75,21 +71,19 @@ func (t *ExitTracker) Hold(ctx context.Context, p PaneID, started, keep bool) (r
 	}
 	t.mu.Unlock()
 
+	// show-options succeeds for a pane that does not exist: look first.
+	if _, err := t.client.Pane(ctx, p); err != nil {
+		return nil, err
+	}
 	prev, prevSet, err := t.client.PaneOption(ctx, p, "remain-on-exit")
 	if err != nil {
 		return nil, err
 	}
-	var b [6]byte
-	rand.Read(b[:])
-	h := &hold{prev: prev, prevSet: prevSet, waiters: 1, started: started, keep: keep,
-		channel: "tmux-mcp-exit-" + strings.TrimPrefix(string(p), "%") + "-" + hex.EncodeToString(b[:])}
+	h := &hold{prev: prev, prevSet: prevSet, waiters: 1, started: started, keep: keep}
 	if err := t.client.SetPaneOption(ctx, p, "remain-on-exit", "on"); err != nil {
 		return nil, err
 	}
-	if err := t.client.SetExitHook(ctx, p, h.channel); err != nil {
-		t.restoreOption(ctx, p, h)
-		return nil, err
-	}
+	t.hub.watchDeath()
 	t.mu.Lock()
 	if other, ok := t.held[p]; ok { // another caller won the race
 		other.waiters++
@@ -205,7 +199,6 @@ func (t *ExitTracker) finish(p PaneID) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	t.client.UnsetExitHook(ctx, p)
 	t.restoreOption(ctx, p, h)
 	if h.keep {
 		return
@@ -253,34 +246,22 @@ func (t *ExitTracker) Close() {
 // without a status, and ctx's error when ctx ends first (the program keeps
 // running).
 //
-// The pane-died hook wakes it at once; the hub's topology notifications
-// catch a pane killed from outside; a one-second safety check covers
-// anything missed.
+// The hub's pane-died hook and its layout notifications wake it as soon as
+// tmux notices; a check every second, which also makes tmux reap, covers
+// the exits tmux 3.3a misses until it next reaps a child.
 func (t *ExitTracker) Wait(ctx context.Context, p PaneID) (Exit, error) {
 	t.mu.Lock()
-	h, ok := t.held[p]
+	_, ok := t.held[p]
 	t.mu.Unlock()
 	if !ok {
 		return Exit{}, errors.New("wait on a pane that is not held")
 	}
-	var changed <-chan struct{}
 	var s *Stream
 	if st, err := t.hub.Watch(ctx, p); err == nil {
 		s = st
 	}
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var woke chan struct{}
-	spawn := func() {
-		woke = make(chan struct{})
-		done := woke
-		go func() {
-			t.client.wake(wctx, h.channel)
-			close(done)
-		}()
-	}
-	spawn()
 	for {
+		var changed <-chan struct{}
 		if s != nil {
 			changed = s.Changed()
 		}
@@ -303,17 +284,12 @@ func (t *ExitTracker) Wait(ctx context.Context, p PaneID) (Exit, error) {
 			if e, ok := t.record(ctx, p); ok {
 				return e, nil
 			}
+			t.client.reap(ctx) // dead but not reaped: the status comes now
+			continue
 		}
 		select {
-		case <-woke:
-			if ctx.Err() == nil {
-				spawn() // a stale latched signal, or a respawned pane
-			}
 		case <-changed:
 		case <-time.After(time.Second):
-			// tmux 3.3a now and then misses a child's exit (measured here:
-			// about one run in thirty) until it next reaps a child; make
-			// it reap, so the safety check cannot miss the exit forever.
 			t.client.reap(ctx)
 		case <-ctx.Done():
 			return Exit{}, ctx.Err()

@@ -3,8 +3,10 @@ package tmuxctl
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"sync"
@@ -45,9 +47,10 @@ type Hub struct {
 	dirty       chan struct{} // a topology change asks for a reconcile
 	done        chan struct{}
 
-	// deaths is the channel every watched pane's pane-died hook signals; one
+	// deaths is the channel the hub's global pane-died hook signals; one
 	// tmux wait-for child listens on it for the whole hub.
 	deaths    string
+	deathHook string       // this hub's slot in the global pane-died hook array
 	listening bool         // a wait-for child listens on deaths (guarded by mu)
 	fifoDir   string       // private directory of piped streams' FIFOs (guarded by mu)
 	ownPIDs   map[int]bool // process ids of this hub's control clients (guarded by mu)
@@ -71,6 +74,7 @@ func NewHub(c *Client, o HubOptions) *Hub {
 	var b [8]byte
 	rand.Read(b[:])
 	h.deaths = "tmux-mcp-died-" + hex.EncodeToString(b[:])
+	h.deathHook = fmt.Sprintf("pane-died[%d]", 10000+binary.BigEndian.Uint32(b[:4])%90000)
 	go h.reconcileLoop()
 	return h
 }
@@ -117,7 +121,7 @@ func (h *Hub) Watch(ctx context.Context, p PaneID) (*Stream, error) {
 	if err == nil && fresh && !pane.Dead {
 		// Outside h.mu: the command may go over a control connection, whose
 		// reader needs h.mu to deliver the output around the reply.
-		h.watchDeath(p)
+		h.watchDeath()
 	}
 	return s, err
 }
@@ -181,7 +185,11 @@ func (h *Hub) Close() {
 	conns := h.conns
 	h.streams, h.conns = map[PaneID]*Stream{}, map[SessionID]*controlConn{}
 	close(h.done)
+	hooked := h.listening
 	h.mu.Unlock()
+	if hooked {
+		h.removeDeathHook()
+	}
 	for _, s := range streams {
 		s.fail(HubClosed)
 	}
@@ -448,23 +456,31 @@ func (h *Hub) closeUnusedConns() {
 	}
 }
 
-// deathHook is the pane-died hook slot the hub uses, apart from the one
-// [ExitTracker] uses, and high enough to leave users' own hooks alone.
-const deathHook = "pane-died[7392]"
-
-// watchDeath makes pane p's death (while remain-on-exit keeps it open) wake
-// the hub: tmux 3.3a sends control clients no notification for it. A pane
-// that closes instead is noticed through the layout notifications.
-func (h *Hub) watchDeath(p PaneID) {
+// watchDeath makes every pane's death while remain-on-exit keeps it open
+// wake the hub: tmux 3.3a sends control clients no notification for it
+// (a pane that closes is noticed through layout notifications). It adds
+// one entry, at an index of its own, to the global pane-died hook array,
+// so users' hooks keep running. (A pane-level entry would hide them: tmux
+// uses the nearest scope that sets a hook.)
+func (h *Hub) watchDeath() {
 	h.mu.Lock()
-	if !h.listening {
-		h.listening = true
-		go h.listenDeaths()
+	if h.listening || h.closed {
+		h.mu.Unlock()
+		return
 	}
+	h.listening = true
 	h.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	h.client.command(ctx, "set-hook", "-p", "-t", string(p), deathHook, "wait-for -S "+h.deaths)
+	h.client.command(ctx, "set-hook", "-g", h.deathHook, "wait-for -S "+h.deaths)
+	go h.listenDeaths()
+}
+
+// removeDeathHook takes the hub's entry out of the global hook array.
+func (h *Hub) removeDeathHook() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	h.client.command(ctx, "set-hook", "-g", "-u", h.deathHook)
 }
 
 // listenDeaths waits on the death channel in a tmux child for as long as

@@ -54,20 +54,3 @@ func (c *Client) paneValue(ctx context.Context, p PaneID, variable string) (stri
 	}
 	return "", &NotFoundError{Kind: "pane", ID: string(p)}
 }
-
-// hookSlot is the index of the pane-died hook this server adds, high
-// enough not to replace a user's own pane-died hooks.
-const hookSlot = "pane-died[7391]"
-
-// SetExitHook makes tmux signal channel when pane p's program exits while
-// the pane is kept by remain-on-exit.
-func (c *Client) SetExitHook(ctx context.Context, p PaneID, channel string) error {
-	_, err := c.command(ctx, "set-hook", "-p", "-t", string(p), hookSlot, "wait-for -S "+channel)
-	return err
-}
-
-// UnsetExitHook removes the hook SetExitHook added.
-func (c *Client) UnsetExitHook(ctx context.Context, p PaneID) error {
-	_, err := c.command(ctx, "set-hook", "-p", "-u", "-t", string(p), hookSlot)
-	return err
-}

@@ -84,7 +84,7 @@ func (h *Hub) WatchPiped(ctx context.Context, p PaneID) (*Stream, error) {
 	h.mu.Unlock()
 	// Its death must be noticed even with nobody waiting, so the exit is
 	// recorded and a pane that would have closed is closed.
-	h.watchDeath(p)
+	h.watchDeath()
 	return s, nil
 }
 
