@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -103,8 +105,8 @@ type started struct {
 // startProgram makes the program's pane, subscribes to its output and
 // holds its exit, and only then lets the program run, so its first byte
 // is in the stream and its status is never lost.
-func (h *Handlers) startProgram(ctx context.Context, where tmuxctl.Placement, spawn tmuxctl.Spawn, keep bool) (started, error) {
-	created, start, err := h.tmux.StartGated(ctx, where, spawn)
+func (h *Handlers) startProgram(ctx context.Context, where tmuxctl.Placement, spawn tmuxctl.Spawn, keep bool, gate tmuxctl.Gate) (started, error) {
+	created, start, err := h.tmux.StartGated(ctx, where, spawn, gate)
 	if err != nil {
 		return started{}, h.explain(ctx, err)
 	}
@@ -114,7 +116,7 @@ func (h *Handlers) startProgram(ctx context.Context, where tmuxctl.Placement, sp
 		h.tmux.KillPane(cctx, created.Pane)
 		return started{}, h.explain(ctx, err)
 	}
-	s, err := h.hub.WatchPiped(ctx, created.Pane)
+	s, err := h.hub.WatchPiped(ctx, created.Pane, gate)
 	if err != nil {
 		return abandon(err)
 	}
@@ -140,8 +142,9 @@ func (h *Handlers) StartProgram(ctx context.Context, in gen.StartProgramInput) (
 		return gen.StartProgramOutput{}, errors.New("splitPaneId places the program in an existing window; it cannot be combined with sessionName or windowName")
 	}
 	wait := h.limits.clampMs(float64(in.WaitMs))
+	// start_program reports the program's own pid, so its shell execs it.
 	st, err := h.startProgram(ctx, placement(in.SessionName, in.SplitPaneID, in.WindowName),
-		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, in.KeepPane)
+		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, in.KeepPane, tmuxctl.Gate{})
 	if err != nil {
 		return gen.StartProgramOutput{}, err
 	}
@@ -180,8 +183,14 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 		timeoutMs = *in.TimeoutMs
 	}
 	timeout := h.limits.clampMs(float64(timeoutMs))
+	// run_program reports no pid but promises all of the output: its shell
+	// stays until the output is read to the end.
+	var b [12]byte
+	rand.Read(b[:])
+	nonce := hex.EncodeToString(b[:])
 	st, err := h.startProgram(ctx, placement(in.SessionName, nil, nil),
-		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, in.KeepPane)
+		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, in.KeepPane,
+		tmuxctl.Gate{Ack: true, AckChannel: "tmux-mcp-ack-" + nonce, Nonce: nonce})
 	if err != nil {
 		return gen.RunProgramOutput{}, err
 	}

@@ -286,11 +286,11 @@ func TestStartedProgramClosesWhenDone(t *testing.T) {
 	h, c, sock := newTestHub(t)
 	tr := NewExitTracker(c, h, time.Minute)
 	ctx := context.Background()
-	created, start, err := c.StartGated(ctx, Placement{}, Spawn{Argv: []string{"sh", "-c", "read x; exit 5"}})
+	created, start, err := c.StartGated(ctx, Placement{}, Spawn{Argv: []string{"sh", "-c", "read x; exit 5"}}, Gate{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := h.WatchPiped(ctx, created.Pane)
+	s, err := h.WatchPiped(ctx, created.Pane, Gate{})
 	if err != nil {
 		t.Fatal(err)
 	}

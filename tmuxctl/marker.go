@@ -20,8 +20,8 @@ const (
 // A Marker is one frame marker found in a stream.
 type Marker struct {
 	Nonce  string
-	Kind   string // "start" or "end"
-	Status int    // for "end": the command's exit status
+	Kind   string // "start" or "end" (framed commands), "exit" (an acked program)
+	Status int    // for "end" and "exit": the exit status
 	Offset int64  // stream offset where it stood: text before it ends here
 }
 
@@ -81,7 +81,7 @@ func parseMarker(body string) (Marker, bool) {
 		return Marker{}, false
 	}
 	m := Marker{Nonce: f[0], Kind: f[1]}
-	if m.Kind == "end" {
+	if m.Kind == "end" || m.Kind == "exit" {
 		if len(f) != 3 {
 			return Marker{}, false
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // WatchPiped starts the stream of a pane this server created and whose
@@ -17,7 +18,10 @@ import (
 // pipe-pane is open: then it drains the pty into the pipe first. So a
 // piped stream holds everything the program printed, and [Stream.Drained]
 // says when the last byte is in.
-func (h *Hub) WatchPiped(ctx context.Context, p PaneID) (*Stream, error) {
+//
+// With a gate that acks (see [Gate]), it signals the gate's channel when it
+// reads the program's exit marker.
+func (h *Hub) WatchPiped(ctx context.Context, p PaneID, gate Gate) (*Stream, error) {
 	dir, err := h.pipeDir()
 	if err != nil {
 		return nil, err
@@ -54,10 +58,17 @@ func (h *Hub) WatchPiped(ctx context.Context, p PaneID) (*Stream, error) {
 		}
 		defer f.Close()
 		buf := make([]byte, 64<<10)
+		acked := !gate.Ack
 		for {
 			n, err := f.Read(buf)
 			if n > 0 {
 				s.appendOutput(buf[:n])
+				if _, ok := s.FindMarker(gate.Nonce, "exit"); ok && !acked {
+					acked = true
+					actx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+					h.client.Signal(actx, gate.AckChannel)
+					cancel()
+				}
 			}
 			if err != nil {
 				if err != io.EOF {

@@ -24,12 +24,28 @@ type Placement struct {
 	WindowName  string // name of the new window or session's window
 }
 
+// A Gate is how [Client.StartGated] runs the program once started.
+type Gate struct {
+	// Ack keeps the pane's shell alive after the program exits, until the
+	// program's output has been read to the end: the shell prints an exit
+	// marker (after everything the program printed) and waits for the
+	// AckChannel, which the piped stream signals when it reads the marker.
+	// tmux 3.3a otherwise drops output still in the kernel's tty buffers
+	// when the pane's process exits (measured here: the tail of about one
+	// 20 KiB burst in twenty). The pane's pid is then the shell's, and the
+	// shell ends the way the program did (same status, or the same signal).
+	// Without Ack the shell execs the program, which keeps its pid.
+	Ack        bool
+	AckChannel string
+	Nonce      string
+}
+
 // StartGated creates a pane for program s.Argv that does not run it yet:
-// a shell in the pane waits on a tmux channel, then execs the program
-// (keeping the pane's pid). The caller subscribes to the pane's output and
-// holds its exit, then calls the returned start. If start is never called,
-// the caller must kill the pane.
-func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn) (Created, func(context.Context) error, error) {
+// a shell in the pane waits on a tmux channel, then runs the program. The
+// caller subscribes to the pane's output and holds its exit, then calls
+// the returned start. If start is never called, the caller must kill the
+// pane.
+func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate Gate) (Created, func(context.Context) error, error) {
 	if len(s.Argv) == 0 {
 		return Created{}, nil, errors.New("starting a program: argv is empty")
 	}
@@ -46,7 +62,11 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn) (Crea
 	// Inside the pane $TMUX names this server, so a bare wait-for reaches
 	// it whichever socket flag we were given.
 	gated := s
-	gated.Argv = append([]string{"/bin/sh", "-c", `"$0" wait-for "$1" || exit 126; shift; exec "$@"`, bin, channel}, s.Argv...)
+	if gate.Ack {
+		gated.Argv = append([]string{"/bin/sh", "-c", ackShim, bin, channel, gate.AckChannel, gate.Nonce}, s.Argv...)
+	} else {
+		gated.Argv = append([]string{"/bin/sh", "-c", `"$0" wait-for "$1" || exit 126; shift; exec "$@"`, bin, channel}, s.Argv...)
+	}
 
 	var created Created
 	switch {
@@ -108,3 +128,23 @@ func (c *Client) programSession(ctx context.Context) (Session, error) {
 		}
 	}
 }
+
+// ackShim runs "$@" after the start channel ($1), prints the exit marker
+// with nonce $3, waits for the ack channel ($2), then ends as the program
+// did: a status above 128 that names a signal is re-raised, so tmux sees
+// the same death. The shell's own stderr goes to /dev/null while the
+// program, in a subshell that restores it, keeps the terminal: so a notice
+// such as dash's "Killed" is not taken for the program's output.
+const ackShim = `"$0" wait-for "$1" || exit 126
+ack=$2 nonce=$3
+shift 3
+exec 3>&2 2>/dev/null
+( exec 2>&3 3>&-; exec "$@" )
+s=$?
+printf '\033]7777;tmux-mcp;%s;exit;%d\007' "$nonce" "$s"
+"$0" wait-for "$ack"
+if [ "$s" -gt 128 ] && [ "$s" -lt 160 ]; then
+	trap - "$((s - 128))" 2>/dev/null
+	kill -"$((s - 128))" $$ 2>/dev/null
+fi
+exit "$s"`
