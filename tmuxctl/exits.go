@@ -43,6 +43,8 @@ type hold struct {
 	started bool // a program this server started: held until it exits
 	keep    bool // leave the dead pane open when the hold ends
 	timer   *time.Timer
+	ready   chan struct{} // closed once the hold is set up (or failed: err)
+	err     error
 }
 
 // NewExitTracker returns a tracker for c's server. grace is how long a
@@ -67,32 +69,48 @@ func (t *ExitTracker) Hold(ctx context.Context, p PaneID, started, keep bool) (r
 			h.timer = nil
 		}
 		t.mu.Unlock()
+		<-h.ready // the first caller is still setting the hold up
+		if h.err != nil {
+			return nil, h.err
+		}
 		return t.releaser(p), nil
 	}
+	// Register first, so a concurrent caller joins this hold rather than
+	// reading the remain-on-exit this one is about to set as the user's.
+	h := &hold{waiters: 1, started: started, keep: keep, ready: make(chan struct{})}
+	t.held[p] = h
 	t.mu.Unlock()
 
-	// show-options succeeds for a pane that does not exist: look first.
-	if _, err := t.client.Pane(ctx, p); err != nil {
-		return nil, err
+	err = t.setUp(ctx, p, h)
+	if err != nil {
+		t.mu.Lock()
+		h.err = err
+		delete(t.held, p)
+		t.mu.Unlock()
 	}
-	prev, prevSet, err := t.client.PaneOption(ctx, p, "remain-on-exit")
+	close(h.ready)
 	if err != nil {
 		return nil, err
 	}
-	h := &hold{prev: prev, prevSet: prevSet, waiters: 1, started: started, keep: keep}
+	return t.releaser(p), nil
+}
+
+// setUp remembers pane p's own remain-on-exit and turns it on.
+func (t *ExitTracker) setUp(ctx context.Context, p PaneID, h *hold) error {
+	// show-options succeeds for a pane that does not exist: look first.
+	if _, err := t.client.Pane(ctx, p); err != nil {
+		return err
+	}
+	prev, prevSet, err := t.client.PaneOption(ctx, p, "remain-on-exit")
+	if err != nil {
+		return err
+	}
+	h.prev, h.prevSet = prev, prevSet
 	if err := t.client.SetPaneOption(ctx, p, "remain-on-exit", "on"); err != nil {
-		return nil, err
+		return err
 	}
 	t.hub.watchDeath()
-	t.mu.Lock()
-	if other, ok := t.held[p]; ok { // another caller won the race
-		other.waiters++
-		t.mu.Unlock()
-		return t.releaser(p), nil
-	}
-	t.held[p] = h
-	t.mu.Unlock()
-	return t.releaser(p), nil
+	return nil
 }
 
 func (t *ExitTracker) releaser(p PaneID) func() {
