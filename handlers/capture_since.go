@@ -63,8 +63,8 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 	}, nil
 }
 
-// readWaiting reads from off; if no non-blank text has arrived and wait is
-// positive, it waits for some, for the pane to die or the stream to end.
+// readWaiting reads from off; if no text has arrived and wait is positive,
+// it waits for some, for the pane to die or the stream to end.
 func (h *Handlers) readWaiting(ctx context.Context, s *tmuxctl.Stream, off int64, wait time.Duration) (tmuxctl.Chunk, error) {
 	if wait <= 0 {
 		return s.Read(off)
@@ -75,7 +75,7 @@ func (h *Handlers) readWaiting(ctx context.Context, s *tmuxctl.Stream, off int64
 	for {
 		changed := s.Changed()
 		chunk, err := s.Read(off)
-		if err != nil || hasText(chunk.Text) || chunk.Missed > 0 || chunk.Dead || chunk.Failed != "" {
+		if err != nil || len(chunk.Text) > 0 || chunk.Missed > 0 || chunk.Dead || chunk.Failed != "" {
 			return chunk, err
 		}
 		select {
@@ -84,15 +84,6 @@ func (h *Handlers) readWaiting(ctx context.Context, s *tmuxctl.Stream, off int64
 			return s.Read(off)
 		}
 	}
-}
-
-func hasText(b []byte) bool {
-	for _, c := range b {
-		if c != ' ' && c != '\n' && c != '\t' {
-			return true
-		}
-	}
-	return false
 }
 
 // seed answers the first capture_since call: the visible screen now, and a

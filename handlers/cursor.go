@@ -55,5 +55,6 @@ var cursorPattern = regexp.MustCompile(`^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$
 func noStream(err error) bool {
 	var nf *tmuxctl.NotFoundError
 	return err != nil && !errors.As(err, &nf) && !errors.Is(err, tmuxctl.ErrServerGone) &&
+		!errors.Is(err, tmuxctl.ErrHubClosed) &&
 		!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
 }

@@ -45,7 +45,8 @@ func (h *Handlers) WaitForExit(ctx context.Context, in gen.WaitForExitInput) (ge
 	switch {
 	case err == nil:
 		return completed(out, e), nil
-	case errors.Is(err, tmuxctl.ErrPaneGone):
+	case errors.Is(err, tmuxctl.ErrPaneGone), errors.Is(err, tmuxctl.ErrServerGone):
+		// The pane went, alone or with its whole server: no status exists.
 		out.Outcome = "gone"
 		return out, nil
 	case ctx.Err() != nil || h.shutdown.Err() != nil:
@@ -211,14 +212,15 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 		out.Outcome = "completed"
 		out.ExitStatus = e.Status
 		out.Signal = e.Signal
-	case errors.Is(err, tmuxctl.ErrPaneGone):
+	case errors.Is(err, tmuxctl.ErrPaneGone), errors.Is(err, tmuxctl.ErrServerGone):
 		out.Outcome = "gone"
 	case ctx.Err() != nil || h.shutdown.Err() != nil:
 		out.Outcome = "cancelled"
 	case errors.Is(err, context.DeadlineExceeded):
 		out.Outcome = "timed_out"
 	default:
-		return out, h.explain(ctx, err)
+		// The program runs on in paneId: say so rather than fail.
+		out.Outcome = "timed_out"
 	}
 	if out.Outcome == "completed" && !in.KeepPane {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)

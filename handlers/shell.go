@@ -241,8 +241,12 @@ func (h *Handlers) awaitFrame(ctx, wctx context.Context, s *tmuxctl.Stream, nonc
 		if m, ok := s.FindMarker(nonce, "end"); ok {
 			return "completed", start, m.Offset, m.Status
 		}
-		if dead, failure := s.State(); dead || failure != "" {
+		if dead, failure := s.State(); dead {
 			return "pane_died", start, -1, 0
+		} else if failure != "" {
+			// The stream ended (connection lost, shutdown), not the shell:
+			// the command may well still run.
+			return "cancelled", start, -1, 0
 		}
 		select {
 		case <-changed:

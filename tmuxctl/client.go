@@ -133,7 +133,7 @@ func (c *Client) command(ctx context.Context, argv ...string) (string, error) {
 			return "", fmt.Errorf("%s: an argument contains a NUL byte, which tmux cannot take", argv[0])
 		}
 	}
-	if conn := c.control.Load(); conn != nil && !conn.isDone() {
+	if conn := c.control.Load(); conn != nil && !conn.isDone() && !endsClients[argv[0]] {
 		reply, err := conn.do(ctx, argv...)
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return "", fmt.Errorf("%s: %w", argv[0], ctxErr)
@@ -148,10 +148,19 @@ func (c *Client) command(ctx context.Context, argv ...string) (string, error) {
 			}
 			return text, nil
 		}
-		// The connection went away under the command: run it the slow way.
+		if !errors.Is(err, errNotSent) {
+			return "", err // it may have run: never run it twice
+		}
+		// The connection had gone before the command was sent: run it the
+		// slow way.
 	}
 	return c.exec(ctx, argv...)
 }
+
+// endsClients are commands that can end the session a control client is
+// attached to, and with it the client, before its reply is written; they
+// run as their own process, so their outcome is always known.
+var endsClients = map[string]bool{"kill-session": true, "kill-window": true, "kill-pane": true, "kill-server": true}
 
 // exec runs one tmux command as its own process.
 func (c *Client) exec(ctx context.Context, argv ...string) (string, error) {

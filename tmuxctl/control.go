@@ -87,16 +87,19 @@ func (c *controlConn) send(argv ...string) {
 }
 
 // do runs a command on the connection and returns its reply.
+// errNotSent means a command never reached tmux: it may be sent another way.
+var errNotSent = errors.New("not sent")
+
 func (c *controlConn) do(ctx context.Context, argv ...string) (controlReply, error) {
 	ch := make(chan controlReply, 1)
 	if err := c.write(argv, ch); err != nil {
-		return controlReply{}, err
+		return controlReply{}, fmt.Errorf("%w: %w", errNotSent, err)
 	}
 	select {
 	case r := <-ch:
 		return r, nil
 	case <-c.done:
-		return controlReply{}, fmt.Errorf("%s: control connection closed: %w", argv[0], ErrServerGone)
+		return controlReply{}, fmt.Errorf("%s: control connection closed before tmux answered (the command may have run): %w", argv[0], ErrServerGone)
 	case <-ctx.Done():
 		return controlReply{}, ctx.Err()
 	}

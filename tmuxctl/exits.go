@@ -37,14 +37,15 @@ type ExitTracker struct {
 }
 
 type hold struct {
-	prev    string // the pane's own remain-on-exit before the hold
-	prevSet bool
-	waiters int
-	started bool // a program this server started: held until it exits
-	keep    bool // leave the dead pane open when the hold ends
-	timer   *time.Timer
-	ready   chan struct{} // closed once the hold is set up (or failed: err)
-	err     error
+	prev     string // the pane's own remain-on-exit before the hold
+	prevSet  bool
+	waiters  int
+	started  bool // a program this server started: held until it exits
+	keep     bool // leave the dead pane open when the hold ends
+	timer    *time.Timer
+	ready    chan struct{} // closed once the hold is set up (or failed: err)
+	err      error
+	finished chan struct{} // set when the hold starts ending; closed when it has
 }
 
 // NewExitTracker returns a tracker for c's server. grace is how long a
@@ -60,6 +61,16 @@ func NewExitTracker(c *Client, hub *Hub, grace time.Duration) *ExitTracker {
 // started (held until it exits); keep leaves it open once dead.
 func (t *ExitTracker) Hold(ctx context.Context, p PaneID, started, keep bool) (release func(), err error) {
 	t.mu.Lock()
+	for {
+		h, ok := t.held[p]
+		if !ok || h.finished == nil {
+			break
+		}
+		// A hold is ending: let it put the user's setting back first.
+		t.mu.Unlock()
+		<-h.finished
+		t.mu.Lock()
+	}
 	if h, ok := t.held[p]; ok {
 		h.waiters++
 		h.started = h.started || started
@@ -156,7 +167,9 @@ func (t *ExitTracker) died(p PaneID) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	t.record(ctx, p)
+	if _, ok := t.record(ctx, p); !ok {
+		return // not dead after all, or not reaped yet: a wait or the grace will see to it
+	}
 	t.mu.Lock()
 	idle := h.waiters == 0
 	t.mu.Unlock()
@@ -204,32 +217,46 @@ func (t *ExitTracker) Recorded(p PaneID) (Exit, bool) { return t.recorded(p) }
 func (t *ExitTracker) finish(p PaneID) {
 	t.mu.Lock()
 	h, ok := t.held[p]
-	if !ok || h.waiters > 0 {
+	if !ok || h.waiters > 0 || h.finished != nil {
 		t.mu.Unlock()
 		return
 	}
-	delete(t.held, p)
+	// The hold stays in the map until the user's setting is back, so a new
+	// Hold meanwhile waits instead of reading our "on" as the user's.
+	h.finished = make(chan struct{})
 	if h.timer != nil {
 		h.timer.Stop()
 	}
-	e, exited := t.exits[p]
 	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		delete(t.held, p)
+		close(h.finished)
+		t.mu.Unlock()
+	}()
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	// Read the status before the pane can go: once it is closed, it is lost.
+	e, exited := t.record(ctx, p)
+	if !exited {
+		if t.client.reap(ctx) == nil {
+			e, exited = t.record(ctx, p)
+		}
+	}
 	t.restoreOption(ctx, p, h)
 	if h.keep {
 		return
 	}
 	pane, err := t.client.Pane(ctx, p)
-	if err != nil || !pane.Dead {
+	if err != nil || !pane.Dead || !exited {
 		return
 	}
 	v, err := t.client.paneValue(ctx, p, "remain-on-exit")
 	if err != nil {
 		return
 	}
-	failed := exited && (e.Signal != nil || e.Status != nil && *e.Status != 0)
+	failed := e.Signal != nil || e.Status != nil && *e.Status != 0
 	if v == "on" || v == "failed" && failed {
 		return // the user's own setting keeps it
 	}
@@ -277,6 +304,7 @@ func (t *ExitTracker) Wait(ctx context.Context, p PaneID) (Exit, error) {
 	var s *Stream
 	if st, err := t.hub.Watch(ctx, p); err == nil {
 		s = st
+		defer s.Hold()() // a stream being waited on does not expire
 	}
 	for {
 		var changed <-chan struct{}

@@ -50,10 +50,11 @@ type Hub struct {
 	// deaths is the channel the hub's global pane-died hook signals; one
 	// tmux wait-for child listens on it for the whole hub.
 	deaths    string
-	deathHook string       // this hub's slot in the global pane-died hook array
-	listening bool         // a wait-for child listens on deaths (guarded by mu)
-	fifoDir   string       // private directory of piped streams' FIFOs (guarded by mu)
-	ownPIDs   map[int]bool // process ids of this hub's control clients (guarded by mu)
+	deathHook string          // this hub's slot in the global pane-died hook array
+	listening bool            // a wait-for child listens on deaths (guarded by mu)
+	fifoDir   string          // private directory of piped streams' FIFOs (guarded by mu)
+	ownPIDs   map[int]bool    // process ids of this hub's control clients (guarded by mu)
+	deadSeen  map[PaneID]bool // dead panes already announced (guarded by mu)
 }
 
 // NewHub returns a hub for c's server. It opens no connection until a pane
@@ -185,7 +186,7 @@ func (h *Hub) Close() {
 	conns := h.conns
 	h.streams, h.conns = map[PaneID]*Stream{}, map[SessionID]*controlConn{}
 	close(h.done)
-	hooked := h.listening
+	hooked, fifoDir := h.listening, h.fifoDir
 	h.mu.Unlock()
 	if hooked {
 		h.removeDeathHook()
@@ -196,8 +197,8 @@ func (h *Hub) Close() {
 	for _, c := range conns {
 		c.close()
 	}
-	if h.fifoDir != "" {
-		os.RemoveAll(h.fifoDir)
+	if fifoDir != "" {
+		os.RemoveAll(fifoDir)
 	}
 }
 
@@ -273,11 +274,13 @@ func (h *Hub) output(conn *controlConn, p PaneID, data []byte) {
 
 // paused records a %pause gap on p's stream and asks tmux to continue.
 func (h *Hub) paused(conn *controlConn, p PaneID) {
-	h.mu.Lock()
-	s := h.streams[p]
-	h.mu.Unlock()
-	if s != nil && s.owner == conn {
-		s.markLost()
+	if s := h.stream(p); s != nil {
+		s.mu.Lock()
+		owned := s.owner == conn
+		s.mu.Unlock()
+		if owned {
+			s.markLost()
+		}
 	}
 	conn.send("refresh-client", "-A", string(p)+":continue")
 }
@@ -370,12 +373,14 @@ func (h *Hub) reconcile(lost *controlConn) {
 		watched = append(watched, s)
 	}
 	h.mu.Unlock()
+	panes, err := h.client.ListPanes(ctx, PaneScope{})
+	if err == nil {
+		h.announceNewDeaths(panes)
+	}
 	if len(watched) == 0 {
 		h.closeUnusedConns()
 		return
 	}
-
-	panes, err := h.client.ListPanes(ctx, PaneScope{})
 	if err != nil || len(panes) == 0 && lost != nil && !h.client.serverAlive(ctx) {
 		// No server: every stream fed by a lost connection is lost.
 		for _, s := range watched {
@@ -573,4 +578,22 @@ func (h *Hub) Sync(ctx context.Context, s *Stream) error {
 	}
 	_, err := conn.do(ctx, "display-message", "-p", "sync")
 	return err
+}
+
+// announceNewDeaths tells the death listener of panes found dead that it
+// has not heard of, watched or not (a held pane's stream may have expired).
+func (h *Hub) announceNewDeaths(panes []Pane) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	seen := make(map[PaneID]bool, len(h.deadSeen))
+	for _, p := range panes {
+		if !p.Dead {
+			continue
+		}
+		seen[p.ID] = true
+		if !h.deadSeen[p.ID] && h.onDeath != nil {
+			go h.onDeath(p.ID)
+		}
+	}
+	h.deadSeen = seen // forget panes that are gone or alive again
 }

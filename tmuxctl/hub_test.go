@@ -65,7 +65,8 @@ func TestCursorSurvivesTopologyChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	tmuxtest.Run(t, sock, "send-keys", "-t", "%0", "echo before", "Enter")
-	c := waitText(t, s, 0, "before\n")
+	// The echo of the typed line holds "before" too; wait for the output line.
+	c := waitText(t, s, 0, "\nbefore\n")
 	held := c.End
 
 	for _, args := range [][]string{

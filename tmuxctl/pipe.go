@@ -2,6 +2,7 @@ package tmuxctl
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -58,16 +59,20 @@ func (h *Hub) WatchPiped(ctx context.Context, p PaneID, gate Gate) (*Stream, err
 		}
 		defer f.Close()
 		buf := make([]byte, 64<<10)
+		// The exit marker is looked for here, not only in the stream, which
+		// stops taking output once it fails (expired, hub closed): the
+		// program's shell waits for the ack whatever became of the stream.
+		var scan markerScanner
 		acked := !gate.Ack
 		for {
 			n, err := f.Read(buf)
 			if n > 0 {
 				s.appendOutput(buf[:n])
-				if _, ok := s.FindMarker(gate.Nonce, "exit"); ok && !acked {
-					acked = true
-					actx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-					h.client.Signal(actx, gate.AckChannel)
-					cancel()
+				for _, m := range scan.scan(buf[:n]) {
+					if !acked && m.Nonce == gate.Nonce && m.Kind == "exit" {
+						acked = true
+						h.ack(gate.AckChannel)
+					}
 				}
 			}
 			if err != nil {
@@ -99,6 +104,18 @@ func (h *Hub) WatchPiped(ctx context.Context, p PaneID, gate Gate) (*Stream, err
 	return s, nil
 }
 
+// ack releases a program's shell waiting on channel, trying a few times.
+func (h *Hub) ack(channel string) {
+	for attempt := 0; attempt < 5; attempt++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		err := h.client.Signal(ctx, channel)
+		cancel()
+		if err == nil || errors.Is(err, ErrServerGone) {
+			return
+		}
+	}
+}
+
 // unblock opens fifo for writing and closes it, so a reader blocked
 // opening it gives up (it then reads EOF).
 func unblock(fifo string) {
@@ -111,6 +128,9 @@ func unblock(fifo string) {
 func (h *Hub) pipeDir() (string, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.closed {
+		return "", ErrHubClosed
+	}
 	if h.fifoDir == "" {
 		dir, err := os.MkdirTemp("", "tmux-mcp-pipes-")
 		if err != nil {

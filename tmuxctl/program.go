@@ -130,9 +130,11 @@ func (c *Client) programSession(ctx context.Context) (Session, error) {
 }
 
 // ackShim runs "$@" after the start channel ($1), prints the exit marker
-// with nonce $3, waits for the ack channel ($2), then ends as the program
-// did: a status above 128 that names a signal is re-raised, so tmux sees
-// the same death. The shell's own stderr goes to /dev/null while the
+// with nonce $3, waits for the ack channel ($2) — ten seconds at most, so
+// a lost ack (this server gone) cannot keep the pane — then ends as the program
+// did: a status of 128+n for a signal n that ends a process by default is
+// re-raised, so tmux sees the same death (a program that exits 128+n by
+// choice reads as that signal: sh cannot tell the two apart). The shell's own stderr goes to /dev/null while the
 // program, in a subshell that restores it, keeps the terminal: so a notice
 // such as dash's "Killed" is not taken for the program's output.
 const ackShim = `"$0" wait-for "$1" || exit 126
@@ -142,9 +144,14 @@ exec 3>&2 2>/dev/null
 ( exec 2>&3 3>&-; exec "$@" )
 s=$?
 printf '\033]7777;tmux-mcp;%s;exit;%d\007' "$nonce" "$s"
-"$0" wait-for "$ack"
-if [ "$s" -gt 128 ] && [ "$s" -lt 160 ]; then
-	trap - "$((s - 128))" 2>/dev/null
-	kill -"$((s - 128))" $$ 2>/dev/null
-fi
+"$0" wait-for "$ack" </dev/null >/dev/null 2>&1 &
+w=$!
+(sleep 10; kill "$w") </dev/null >/dev/null 2>&1 &
+wait "$w"
+sig=$((s - 128))
+case $sig in
+1|2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|24|25|26|27|29|30|31)
+	trap - "$sig" 2>/dev/null
+	kill -"$sig" $$ 2>/dev/null;;
+esac
 exit "$s"`
