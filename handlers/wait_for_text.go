@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
@@ -164,8 +165,12 @@ func (w *textWait) trim() {
 	}
 }
 
-// drop removes n bytes from acc's front, counting them as omitted.
+// drop removes n bytes from acc's front (more, up to the next character,
+// so acc never starts inside one), counting them as omitted.
 func (w *textWait) drop(n int) {
+	for n < len(w.acc) && !utf8.RuneStart(w.acc[n]) {
+		n++
+	}
 	for _, b := range w.acc[:n] {
 		if b == '\n' {
 			w.trimLines++

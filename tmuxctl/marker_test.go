@@ -2,6 +2,7 @@ package tmuxctl
 
 import (
 	"testing"
+	"unicode/utf8"
 )
 
 func TestMarkersInStream(t *testing.T) {
@@ -48,4 +49,23 @@ func FuzzMarkerScanner(f *testing.F) {
 			t.Fatalf("whole found %d markers, split at %d found %d", len(a), cut, len(b))
 		}
 	})
+}
+
+// TestReadAfterOverrunStartsOnACharacter: when the ring has overrun a
+// reader, the text it gets starts on a character, and the bytes skipped to
+// get there count as missed.
+func TestReadAfterOverrunStartsOnACharacter(t *testing.T) {
+	s := newStream(nil, "%1", 8)
+	s.appendOutput([]byte("ab─cd")) // "─" is 3 bytes: e2 94 80
+	s.appendOutput([]byte("─e"))    // 11 bytes in all; the ring keeps the last 8
+	c, err := s.Read(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !utf8.Valid(c.Text) || int64(len(c.Text))+c.Missed != c.End {
+		t.Fatalf("text %q, missed %d, end %d", c.Text, c.Missed, c.End)
+	}
+	if string(c.Text) != "cd─e" || c.Missed != 5 { // 3 overwritten + 2 continuation bytes
+		t.Errorf("text %q missed %d, want \"cd─e\" and 5", c.Text, c.Missed)
+	}
 }

@@ -113,6 +113,15 @@ func (s *Stream) Read(off int64) (Chunk, error) {
 	if err != nil {
 		return Chunk{}, err
 	}
+	if missed > 0 {
+		// The ring overran off and may now start inside a character:
+		// skip to the next one, counting the skipped bytes as missed.
+		skip := 0
+		for skip < len(data) && skip < utf8.UTFMax && !utf8.RuneStart(data[skip]) {
+			skip++
+		}
+		data, missed = data[skip:], missed+int64(skip)
+	}
 	c := Chunk{Start: off, TextStart: off + missed, Missed: missed, Dead: s.dead, Failed: s.failure}
 	if i := bytes.IndexByte(data, lostMark); i >= 0 {
 		data = data[:i]
