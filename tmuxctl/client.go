@@ -60,9 +60,6 @@ func (c *Client) WithSocketName(name string) *Client {
 	return &Client{cfg: cfg, killGrace: c.killGrace} // its own server: no shared connection
 }
 
-// Config returns the configuration c was built with.
-func (c *Client) Config() Config { return c.cfg }
-
 // SocketPath is the path of the socket c uses, worked out the way tmux does
 // (-S path; else -L name or "default" under $TMUX_TMPDIR/tmux-UID; with
 // neither flag inside tmux, the socket named in $TMUX).

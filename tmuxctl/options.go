@@ -33,13 +33,6 @@ func (c *Client) UnsetPaneOption(ctx context.Context, p PaneID, name string) err
 	return err
 }
 
-// EffectiveRemainOnExit reports whether pane p stays open when its program
-// exits, counting values inherited from its window, session and globals.
-func (c *Client) EffectiveRemainOnExit(ctx context.Context, p PaneID) (bool, error) {
-	v, err := c.paneValue(ctx, p, "remain-on-exit")
-	return v == "on" || v == "failed", err
-}
-
 // paneValue expands one format variable for pane p. (display -p exits 0
 // with empty output for a missing pane in tmux 3.3a; list-panes fails.)
 func (c *Client) paneValue(ctx context.Context, p PaneID, variable string) (string, error) {
