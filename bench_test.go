@@ -243,6 +243,23 @@ func BenchmarkListPanes(b *testing.B) {
 	b.ReportMetric(0, "ns/op")
 }
 
+// BenchmarkBareTmux measures a bare spawned tmux client round trip (a Go
+// exec of `tmux list-panes -a`): the floor under every tool call, since
+// every tmux command is such a client.
+func BenchmarkBareTmux(b *testing.B) {
+	sock := tmuxtest.Server(b)
+	var rtt []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if err := exec.Command(tmuxtest.Binary(), "-S", sock, "list-panes", "-a").Run(); err != nil {
+			b.Fatal(err)
+		}
+		rtt = append(rtt, time.Since(t0))
+	}
+	b.ReportMetric(ms(median(rtt)), "median-ms")
+	b.ReportMetric(0, "ns/op")
+}
+
 // BenchmarkStartup measures process start to the initialize reply.
 func BenchmarkStartup(b *testing.B) {
 	sock := tmuxtest.Server(b)

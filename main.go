@@ -21,6 +21,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
@@ -154,7 +155,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	stop := make(chan struct{})
 	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT)
+	// SIGHUP (the terminal or client went away) and SIGPIPE (a write to a
+	// closed stdout) end the server like SIGTERM: calls in flight are
+	// answered where they can be, and everything set in tmux is put back.
+	// (Without Notify, Go would die of SIGPIPE and leave it all behind.)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGPIPE)
 	go func() {
 		<-signals
 		close(stop)
@@ -168,12 +173,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			MaxLines:    cfg.maxLines,
 			MaxBytes:    cfg.maxBytes,
 		},
-		Streams:   tmuxctl.HubOptions{BufferBytes: cfg.streamBuffer, Idle: cfg.streamIdle},
-		ExitGrace: cfg.exitGrace,
-		Tier:      tier,
-		In:        stdin,
-		Out:       stdout,
-		Stop:      stop,
+		Live: live.Options{BufferBytes: cfg.streamBuffer, Idle: cfg.streamIdle, ExitGrace: cfg.exitGrace},
+		Tier: tier,
+		In:   stdin,
+		Out:  stdout,
+		Stop: stop,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
 // CaptureSince returns what a pane printed since a cursor. The first call
@@ -19,6 +20,7 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 	maxLines := h.limits.lines(in.MaxLines)
 	s, start, err := h.streamAt(ctx, pane, in.Cursor)
 	if noStream(err) && in.Cursor == nil {
+		note(ctx, "streaming is false: %v", err)
 		return h.captureWithoutStream(ctx, pane, maxLines)
 	}
 	if err != nil {
@@ -65,7 +67,7 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 
 // readWaiting reads from off; if no text has arrived and wait is positive,
 // it waits for some, for the pane to die or the stream to end.
-func (h *Handlers) readWaiting(ctx context.Context, s *tmuxctl.Stream, off int64, wait time.Duration) (tmuxctl.Chunk, error) {
+func (h *Handlers) readWaiting(ctx context.Context, s *live.Stream, off int64, wait time.Duration) (live.Chunk, error) {
 	if wait <= 0 {
 		return s.Read(off)
 	}
@@ -88,7 +90,7 @@ func (h *Handlers) readWaiting(ctx context.Context, s *tmuxctl.Stream, off int64
 
 // seed answers the first capture_since call: the visible screen now, and a
 // cursor at the stream position marked before the screen was read.
-func (h *Handlers) seed(ctx context.Context, s *tmuxctl.Stream, mark int64, maxLines int) (gen.CaptureSinceOutput, error) {
+func (h *Handlers) seed(ctx context.Context, s *live.Stream, mark int64, maxLines int) (gen.CaptureSinceOutput, error) {
 	lines, err := h.tmux.Capture(ctx, s.Pane(), tmuxctl.CaptureOptions{})
 	if err != nil {
 		var nf *tmuxctl.NotFoundError

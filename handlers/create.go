@@ -20,7 +20,6 @@ func (h *Handlers) CreateSession(ctx context.Context, in gen.CreateSessionInput)
 	if err != nil {
 		return gen.CreateSessionOutput{}, h.explain(ctx, err)
 	}
-	h.hub.Prime(ctx)
 	return gen.CreateSessionOutput{
 		SessionID:   string(c.Session),
 		SessionName: c.SessionName,

@@ -7,13 +7,14 @@ import (
 	"regexp"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
 // streamAt resolves the stream and start offset for a call on pane that
 // may carry a cursor. Without a cursor it watches the pane and starts at
 // the stream's end. Every way a cursor can be wrong is an error that says
 // what to do.
-func (h *Handlers) streamAt(ctx context.Context, pane tmuxctl.PaneID, cursor *string) (*tmuxctl.Stream, int64, error) {
+func (h *Handlers) streamAt(ctx context.Context, pane tmuxctl.PaneID, cursor *string) (*live.Stream, int64, error) {
 	if cursor == nil {
 		s, err := h.hub.Watch(ctx, pane)
 		if err != nil {
@@ -21,7 +22,7 @@ func (h *Handlers) streamAt(ctx context.Context, pane tmuxctl.PaneID, cursor *st
 		}
 		return s, s.End(), nil
 	}
-	gen, off, err := tmuxctl.ParseCursor(*cursor)
+	gen, off, err := live.ParseCursor(*cursor)
 	if err != nil {
 		if cursorPattern.MatchString(*cursor) {
 			// Well formed, but its offset does not even fit in 64 bits: no
@@ -50,11 +51,11 @@ func (h *Handlers) streamAt(ctx context.Context, pane tmuxctl.PaneID, cursor *st
 // cursorPattern is the cursor pattern of the seed contract's schemas.
 var cursorPattern = regexp.MustCompile(`^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`)
 
-// noStream reports whether err means no control connection could be had
-// (as opposed to a missing pane or a bad cursor).
+// noStream reports whether err means the pane cannot be watched (someone
+// else's pipe is on it, say), as opposed to a missing pane or a bad cursor.
 func noStream(err error) bool {
 	var nf *tmuxctl.NotFoundError
 	return err != nil && !errors.As(err, &nf) && !errors.Is(err, tmuxctl.ErrServerGone) &&
-		!errors.Is(err, tmuxctl.ErrHubClosed) &&
+		!errors.Is(err, live.ErrHubClosed) &&
 		!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
 }

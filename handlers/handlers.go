@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
 // Limits bound what any one call may cost or return.
@@ -20,10 +21,10 @@ var DefaultLimits = Limits{WaitCeiling: 50 * time.Second, MaxLines: 200, MaxByte
 // Handlers serves every tool against one tmux server.
 type Handlers struct {
 	tmux   *tmuxctl.Client
-	hub    *tmuxctl.Hub         // pane output streams
-	exits  *tmuxctl.ExitTracker // panes held for their exit status
-	echo   *echoBook            // what this server typed, for waits to discount
-	frames *frameBook           // run_shell_command's commands in flight
+	hub    *live.Hub         // pane output streams
+	exits  *live.ExitTracker // panes held for their exit status
+	echo   *echoBook         // what this server typed, for waits to discount
+	frames *frameBook        // run_shell_command's commands in flight
 	limits Limits
 	// shutdown ends when the server is stopping: waits end as cancelled.
 	shutdown context.Context
@@ -31,8 +32,8 @@ type Handlers struct {
 
 // New returns Handlers that talk to tmux through client and read pane
 // output through hub. Waits in flight end early when shutdown is done.
-func New(shutdown context.Context, client *tmuxctl.Client, hub *tmuxctl.Hub, exits *tmuxctl.ExitTracker, limits Limits) *Handlers {
-	return &Handlers{tmux: client, hub: hub, exits: exits, echo: newEchoBook(), frames: newFrameBook(), limits: limits, shutdown: shutdown}
+func New(shutdown context.Context, client *tmuxctl.Client, hub *live.Hub, limits Limits) *Handlers {
+	return &Handlers{tmux: client, hub: hub, exits: hub.Exits(), echo: newEchoBook(), frames: newFrameBook(hub.Dir()), limits: limits, shutdown: shutdown}
 }
 
 // lines returns the line limit for a request that asked for max (nil: the
@@ -63,6 +64,3 @@ func (h *Handlers) waitContext(ctx context.Context, d time.Duration) (context.Co
 	stop := context.AfterFunc(h.shutdown, cancel)
 	return ctx, func() { stop(); cancel() }
 }
-
-// Close removes the files of framed commands.
-func (h *Handlers) Close() { h.frames.Close() }

@@ -14,18 +14,9 @@ func (h *Handlers) ListSessions(ctx context.Context, _ gen.ListSessionsInput) (g
 	if err != nil {
 		return gen.ListSessionsOutput{}, h.explain(ctx, err)
 	}
-	// This server's own control clients are attached too; they are not
-	// what an agent means by attached.
-	attached, err := h.tmux.AttachedClients(ctx, h.hub.OwnClients())
-	if err != nil {
-		attached = nil
-	}
 	own := h.self(ctx)
 	out := gen.ListSessionsOutput{Sessions: make([]gen.SessionView, len(sessions))}
 	for i, s := range sessions {
-		if attached != nil {
-			s.AttachedClients = attached[s.ID]
-		}
 		out.Sessions[i] = gen.SessionView{
 			ID:              string(s.ID),
 			Name:            s.Name,

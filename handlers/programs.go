@@ -10,6 +10,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
 // WaitForExit waits for the program in a pane to end and reports its exit
@@ -30,7 +31,7 @@ func (h *Handlers) WaitForExit(ctx context.Context, in gen.WaitForExitInput) (ge
 	if err != nil {
 		var nf *tmuxctl.NotFoundError
 		if errors.As(err, &nf) {
-			if e, ok := h.exits.Recorded(pane); ok {
+			if e, ok := h.exits.Recorded(ctx, pane); ok {
 				return completed(out, e), nil
 			}
 			return out, fmt.Errorf("pane %s not found (existing: %s); it may have closed before this call — list_panes shows the panes that exist", pane, h.existing(ctx, "pane"))
@@ -45,7 +46,7 @@ func (h *Handlers) WaitForExit(ctx context.Context, in gen.WaitForExitInput) (ge
 	switch {
 	case err == nil:
 		return completed(out, e), nil
-	case errors.Is(err, tmuxctl.ErrPaneGone), errors.Is(err, tmuxctl.ErrServerGone):
+	case errors.Is(err, live.ErrPaneGone), errors.Is(err, tmuxctl.ErrServerGone):
 		// The pane went, alone or with its whole server: no status exists.
 		out.Outcome = "gone"
 		return out, nil
@@ -59,7 +60,7 @@ func (h *Handlers) WaitForExit(ctx context.Context, in gen.WaitForExitInput) (ge
 	return out, h.explain(ctx, err)
 }
 
-func completed(out gen.WaitForExitOutput, e tmuxctl.Exit) gen.WaitForExitOutput {
+func completed(out gen.WaitForExitOutput, e live.Exit) gen.WaitForExitOutput {
 	out.Outcome = "completed"
 	if e.Status != nil {
 		out.ExitStatus = *e.Status
@@ -73,7 +74,7 @@ func completed(out gen.WaitForExitOutput, e tmuxctl.Exit) gen.WaitForExitOutput 
 // dead, so what is left is in flight through the pipe's cat: when the pane
 // was closed the pipe ends (EOF); when it is kept open the pipe stays, and
 // a short quiet spell means the last bytes are in.
-func settle(s *tmuxctl.Stream, closed bool) {
+func settle(s *live.Stream, closed bool) {
 	const quiet, most = 30 * time.Millisecond, 2 * time.Second
 	deadline := time.After(most)
 	if closed {
@@ -99,8 +100,8 @@ func settle(s *tmuxctl.Stream, closed bool) {
 // started is a program this server started, already running.
 type started struct {
 	created tmuxctl.Created
-	stream  *tmuxctl.Stream // nil when no control connection could be had
-	release func()          // ends this call's hold on the pane
+	stream  *live.Stream // nil when no control connection could be had
+	release func()       // ends this call's hold on the pane
 }
 
 // startProgram makes the program's pane, subscribes to its output and
@@ -169,7 +170,7 @@ func (h *Handlers) StartProgram(ctx context.Context, in gen.StartProgramInput) (
 			out.Running = false
 			out.ExitStatus = e.Status
 			out.Signal = e.Signal
-		} else if errors.Is(err, tmuxctl.ErrPaneGone) {
+		} else if errors.Is(err, live.ErrPaneGone) {
 			out.Running = false
 		}
 	}
@@ -212,7 +213,7 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 		out.Outcome = "completed"
 		out.ExitStatus = e.Status
 		out.Signal = e.Signal
-	case errors.Is(err, tmuxctl.ErrPaneGone), errors.Is(err, tmuxctl.ErrServerGone):
+	case errors.Is(err, live.ErrPaneGone), errors.Is(err, tmuxctl.ErrServerGone):
 		out.Outcome = "gone"
 	case ctx.Err() != nil || h.shutdown.Err() != nil:
 		out.Outcome = "cancelled"

@@ -6,16 +6,17 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
 // A frameBook keeps the framed commands in flight, one per pane at most,
-// and the private directory their files live in.
+// and the private directory their files live in (the hub's, which the hub
+// removes when it closes).
 type frameBook struct {
 	mu      sync.Mutex
 	dir     string
@@ -25,23 +26,11 @@ type frameBook struct {
 // running is a framed command that has not been seen to end.
 type running struct {
 	frame  frame
-	stream *tmuxctl.Stream
+	stream *live.Stream
 }
 
-func newFrameBook() *frameBook { return &frameBook{running: map[tmuxctl.PaneID]running{}} }
-
-// directory returns the private (0700) directory for frame files.
-func (b *frameBook) directory() (string, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.dir == "" {
-		dir, err := os.MkdirTemp("", "tmux-mcp-commands-")
-		if err != nil {
-			return "", err
-		}
-		b.dir = dir
-	}
-	return b.dir, nil
+func newFrameBook(dir string) *frameBook {
+	return &frameBook{dir: dir, running: map[tmuxctl.PaneID]running{}}
 }
 
 // busy reports whether a framed command still runs in pane p.
@@ -88,15 +77,6 @@ func (b *frameBook) finish(p tmuxctl.PaneID, f frame) {
 	f.remove()
 }
 
-// Close removes every frame file.
-func (b *frameBook) Close() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.dir != "" {
-		os.RemoveAll(b.dir)
-	}
-}
-
 // RunShellCommand runs a command line in the shell of a pane and returns
 // its exit status and exactly what it printed. The command goes into a
 // private file that the shell sources, framed by invisible markers, so
@@ -138,10 +118,7 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	release := s.Hold()
 	defer release()
 
-	dir, err := h.frames.directory()
-	if err != nil {
-		return gen.RunShellCommandOutput{}, fmt.Errorf("making a private directory for the command: %w", err)
-	}
+	dir := h.frames.dir
 	var b [12]byte
 	rand.Read(b[:])
 	f, err := writeFrame(dir, hex.EncodeToString(b[:]), in.Command, kind)
@@ -154,14 +131,9 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	}
 	typedAt := s.End()
 	h.echo.typed(string(id), p.PID, f.typed, true, true)
-	if p.InMode {
-		h.tmux.SendKeys(ctx, id, "q", false, false)
-	}
 	// C-u clears anything already on the command line, so the shell reads
 	// exactly the typed line.
-	if err := h.tmux.SendKeys(ctx, id, "C-u", false, false); err == nil {
-		err = h.tmux.SendKeys(ctx, id, f.typed, true, true)
-	}
+	err = h.tmux.TypeLine(ctx, id, f.typed, p.InMode)
 	if err != nil {
 		h.frames.finish(id, f)
 		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
@@ -231,7 +203,7 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 // awaitFrame waits for a framed command's end marker. It returns the
 // outcome and the stream offsets of the start and end markers (-1 when not
 // seen), and the exit status on completion.
-func (h *Handlers) awaitFrame(ctx, wctx context.Context, s *tmuxctl.Stream, nonce string) (outcome string, start, end int64, status int) {
+func (h *Handlers) awaitFrame(ctx, wctx context.Context, s *live.Stream, nonce string) (outcome string, start, end int64, status int) {
 	start, end = -1, -1
 	for {
 		changed := s.Changed()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
 const (
@@ -41,6 +42,7 @@ func (h *Handlers) WaitForText(ctx context.Context, in gen.WaitForTextInput) (ge
 
 	s, start, err := h.streamAt(ctx, pane, in.Cursor)
 	if noStream(err) && in.Cursor == nil {
+		note(ctx, "no_stream: %v", err)
 		return w.noStream(ctx), nil
 	}
 	if err != nil {
@@ -74,7 +76,7 @@ type textWait struct {
 	synced    bool // output in flight at the pane's death has been taken in
 }
 
-func (w *textWait) run(ctx context.Context, s *tmuxctl.Stream, start int64) gen.WaitForTextOutput {
+func (w *textWait) run(ctx context.Context, s *live.Stream, start int64) gen.WaitForTextOutput {
 	release := s.Hold()
 	defer release()
 	wctx, cancel := w.h.waitContext(ctx, w.timeout)
@@ -85,7 +87,7 @@ func (w *textWait) run(ctx context.Context, s *tmuxctl.Stream, start int64) gen.
 		changed := s.Changed()
 		chunk, err := s.Read(w.pos)
 		if err != nil { // cannot happen: pos never passes the end
-			return w.result(ctx, s, "stream_lost", tmuxctl.ConnectionLost, -1, -1)
+			return w.result(ctx, s, "stream_lost", live.ConnectionLost, -1, -1)
 		}
 		if chunk.TextStart != w.accOff+int64(len(w.acc)) {
 			// The ring overran the wait's position: what is held no longer
@@ -182,7 +184,7 @@ func (w *textWait) drop(n int) {
 }
 
 // result builds the answer for outcome; ms/me is the match in acc, or -1.
-func (w *textWait) result(ctx context.Context, s *tmuxctl.Stream, outcome string, failure tmuxctl.Failure, ms, me int) gen.WaitForTextOutput {
+func (w *textWait) result(ctx context.Context, s *live.Stream, outcome string, failure live.Failure, ms, me int) gen.WaitForTextOutput {
 	out := gen.WaitForTextOutput{
 		PaneID:             string(w.pane),
 		Outcome:            gen.WaitForTextOutputOutcome(outcome),
@@ -245,7 +247,7 @@ func (w *textWait) addScreen(ctx context.Context, out *gen.WaitForTextOutput, us
 	}
 }
 
-// noStream answers at once when no control connection can be had.
+// noStream answers at once when the pane cannot be watched.
 func (w *textWait) noStream(ctx context.Context) gen.WaitForTextOutput {
 	out := gen.WaitForTextOutput{
 		PaneID:             string(w.pane),

@@ -5,6 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 quiet() { grep -v -e '^goos' -e '^goarch' -e '^cpu' -e '^pkg' -e '^PASS' -e '^ok'; }
-go test -run '^$' -bench 'Wakeup|ListPanes|Startup|RunShellCommandTrue|RunProgramTrue|WaitForExitNotice' -benchtime 30x . | quiet
+go test -run '^$' -bench 'Wakeup|BareTmux|ListPanes|Startup|RunShellCommandTrue|RunProgramTrue|WaitForExitNotice' -benchtime 30x . | quiet
 go test -run '^$' -bench 'ConcurrentWaits|Stream100MiB' -benchtime 3x . | quiet
-go test -run '^$' -bench . ./tmuxctl | quiet
+go test -run '^$' -bench . ./tmuxctl/... | quiet

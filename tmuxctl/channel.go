@@ -29,7 +29,7 @@ func (c *Client) WaitFor(ctx context.Context, channel string) error {
 // channel was signalled and when the server went away.
 func (c *Client) wake(ctx context.Context, channel string) error {
 	argv := []string{"wait-for", "--", channel}
-	cmd := c.cmd(ctx, argv)
+	cmd := c.cmd(ctx, escapeArgs(argv))
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -32,10 +31,9 @@ type Client struct {
 	// killGrace is how long a cancelled tmux child gets after SIGTERM before
 	// SIGKILL; tmux exits at once on SIGTERM, so this rarely matters.
 	killGrace time.Duration
-	// control, when set, is a live control-mode connection commands go
-	// over instead of a new tmux process each (a fraction of a millisecond
-	// instead of several). The hub sets it.
-	control atomic.Pointer[controlConn]
+	// commandTimeout bounds every tmux command but wait-for: a tmux server
+	// that stopped answering (SIGSTOP, a wedged hook) must not hang a call.
+	commandTimeout time.Duration
 }
 
 // New returns a Client for cfg.
@@ -43,21 +41,19 @@ func New(cfg Config) *Client {
 	if cfg.Binary == "" {
 		cfg.Binary = "tmux"
 	}
-	return &Client{cfg: cfg, killGrace: 500 * time.Millisecond}
+	return &Client{cfg: cfg, killGrace: 500 * time.Millisecond, commandTimeout: CommandTimeout}
 }
 
-// useControl routes commands through conn while it lives.
-func (c *Client) useControl(conn *controlConn) { c.control.Store(conn) }
-
-// dropControl stops routing commands through conn.
-func (c *Client) dropControl(conn *controlConn) { c.control.CompareAndSwap(conn, nil) }
+// CommandTimeout is how long any one tmux command may take before it is
+// killed and reported as unanswered.
+const CommandTimeout = 10 * time.Second
 
 // WithSocketName returns a Client for the same binary on the server named
 // name (tmux -L), for calls that choose their own socket.
 func (c *Client) WithSocketName(name string) *Client {
 	cfg := c.cfg
 	cfg.SocketName, cfg.SocketPath = name, ""
-	return &Client{cfg: cfg, killGrace: c.killGrace} // its own server: no shared connection
+	return &Client{cfg: cfg, killGrace: c.killGrace, commandTimeout: c.commandTimeout}
 }
 
 // SocketPath is the path of the socket c uses, worked out the way tmux does
@@ -118,60 +114,50 @@ func (c *Client) globalArgs() []string {
 	return []string{"-u"}
 }
 
-// command runs one tmux command and returns its standard output. It is
-// unexported on purpose: callers ask for operations, not argv.
+// command runs one tmux command in its own tmux client process and returns
+// its standard output. It is unexported on purpose: callers ask for
+// operations, not argv.
 //
-// Every argument is passed through [escapeArg], so a caller's string that
-// ends in ";" is not taken as a command separator. The tmux child is killed
-// if ctx ends first.
+// Every command is a short-lived client that is never attached to a
+// session: tmux before 3.7 crashes when a control client that is still
+// starting up is sent a notification, and an attached client would resize
+// windows and show in `tmux ls`; a plain command client is neither.
 func (c *Client) command(ctx context.Context, argv ...string) (string, error) {
-	for _, a := range argv {
-		if strings.IndexByte(a, 0) >= 0 {
-			return "", fmt.Errorf("%s: an argument contains a NUL byte, which tmux cannot take", argv[0])
-		}
-	}
-	if conn := c.control.Load(); conn != nil && !conn.isDone() && !endsClients[argv[0]] {
-		reply, err := conn.do(ctx, argv...)
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return "", fmt.Errorf("%s: %w", argv[0], ctxErr)
-		}
-		if err == nil {
-			text := strings.Join(reply.Lines, "\n")
-			if reply.Failed {
-				return "", classify(&CommandError{Argv: argv, Message: strings.TrimSpace(text)})
-			}
-			if len(reply.Lines) > 0 {
-				text += "\n"
-			}
-			return text, nil
-		}
-		if !errors.Is(err, errNotSent) {
-			return "", err // it may have run: never run it twice
-		}
-		// The connection had gone before the command was sent: run it the
-		// slow way.
-	}
-	return c.exec(ctx, argv...)
+	return c.commands(ctx, argv)
 }
 
-// endsClients are commands that can end the session a control client is
-// attached to, and with it the client, before its reply is written; they
-// run as their own process, so their outcome is always known.
-var endsClients = map[string]bool{"kill-session": true, "kill-window": true, "kill-pane": true, "kill-server": true}
-
-// exec runs one tmux command as its own process.
-func (c *Client) exec(ctx context.Context, argv ...string) (string, error) {
-	cmd := c.cmd(ctx, argv)
+// commands runs several tmux commands in one client, in order, as one
+// unit: tmux runs a client's command list without interleaving another
+// client's commands. It returns their joined standard output.
+func (c *Client) commands(ctx context.Context, cmds ...[]string) (string, error) {
+	var full []string
+	for i, argv := range cmds {
+		for _, a := range argv {
+			if strings.IndexByte(a, 0) >= 0 {
+				return "", fmt.Errorf("%s: an argument contains a NUL byte, which tmux cannot take", argv[0])
+			}
+		}
+		if i > 0 {
+			full = append(full, ";")
+		}
+		full = append(full, escapeArgs(argv)...)
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, c.commandTimeout, errNoAnswer)
+	defer cancel()
+	cmd := c.cmd(ctx, full)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return "", fmt.Errorf("%s: %w", argv[0], ctxErr)
+	if ctx.Err() != nil {
+		if context.Cause(ctx) == errNoAnswer {
+			return "", fmt.Errorf("%s: tmux did not answer within %v (is the tmux server stopped or overloaded?)", cmds[0][0], c.commandTimeout)
+		}
+		return "", fmt.Errorf("%s: %w", cmds[0][0], ctx.Err())
 	}
 	if err != nil {
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) {
-			return "", fmt.Errorf("running %s %s: %w", c.cfg.Binary, argv[0], err)
+			return "", fmt.Errorf("running %s %s: %w", c.cfg.Binary, cmds[0][0], err)
 		}
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
@@ -180,18 +166,22 @@ func (c *Client) exec(ctx context.Context, argv ...string) (string, error) {
 		if msg == "" {
 			msg = exit.String()
 		}
-		return "", classify(&CommandError{Argv: argv, Message: msg})
+		return "", classify(&CommandError{Argv: cmds[0], Message: msg})
 	}
 	return stdout.String(), nil
 }
 
-// cmd builds the tmux child for argv: socket flags, escaped arguments, no
-// shell, SIGTERM then SIGKILL when ctx ends.
+var errNoAnswer = errors.New("tmux did not answer")
+
+// cmd builds the tmux child for argv (already escaped): socket flags, no
+// shell, SIGTERM then SIGKILL when ctx ends, and where the OS allows it, a
+// child that dies with this process.
 func (c *Client) cmd(ctx context.Context, argv []string) *exec.Cmd {
-	full := append(c.globalArgs(), escapeArgs(argv)...)
+	full := append(c.globalArgs(), argv...)
 	cmd := exec.CommandContext(ctx, c.cfg.Binary, full...)
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = c.killGrace
+	cmd.SysProcAttr = dieWithParent()
 	return cmd
 }
 

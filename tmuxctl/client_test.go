@@ -108,7 +108,7 @@ func TestFormatSurvivesHostileValues(t *testing.T) {
 
 func client(t *testing.T) (*Client, string) {
 	sock := tmuxtest.Server(t)
-	return New(Config{SocketPath: sock}), sock
+	return New(Config{Binary: tmuxtest.Binary(), SocketPath: sock}), sock
 }
 
 func TestHostileNamesAndArgvArriveExactly(t *testing.T) {
@@ -287,44 +287,32 @@ func TestSpawnArgs(t *testing.T) {
 	}
 }
 
-func TestHostileKeysOverBothPaths(t *testing.T) {
+func TestHostileKeysArriveExactly(t *testing.T) {
 	c, sock := client(t)
-	h := NewHub(c, HubOptions{})
-	t.Cleanup(h.Close)
 	ctx := context.Background()
 	keys := []string{`a;`, `;`, `\;`, `#{pane_id}`, `#(echo no)`, `$HOME`, `"q'`, "tab\there", "-l", "ünï"}
-	for _, viaControl := range []bool{false, true} {
-		// The program appends each line it reads, byte for byte, to a file
-		// and signals when it reads END.
-		out := filepath.Join(t.TempDir(), "lines")
-		created, err := c.NewWindow(ctx, "$0", NewWindowOptions{Spawn: Spawn{
-			Argv: []string{"sh", "-c", `stty -echo; while IFS= read -r l; do [ "$l" = END ] && exec tmux -S "$SOCK" wait-for -S got; printf '%s\n' "$l" >> "$OUT"; done`},
-			Env:  map[string]string{"SOCK": sock, "OUT": out},
-		}})
-		if err != nil {
-			t.Fatal(err)
+	// The program appends each line it reads, byte for byte, to a file
+	// and signals when it reads END.
+	out := filepath.Join(t.TempDir(), "lines")
+	created, err := c.NewWindow(ctx, "$0", NewWindowOptions{Spawn: Spawn{
+		Argv: []string{"sh", "-c", `stty -echo; while IFS= read -r l; do [ "$l" = END ] && exec tmux -S "$SOCK" wait-for -S got; printf '%s\n' "$l" >> "$OUT"; done`},
+		Env:  map[string]string{"SOCK": sock, "OUT": out},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range append(keys, "END") {
+		if err := c.SendKeys(ctx, created.Pane, k, true, true); err != nil {
+			t.Fatalf("send %q: %v", k, err)
 		}
-		if viaControl {
-			if _, err := h.Watch(ctx, created.Pane); err != nil { // opens the control connection
-				t.Fatal(err)
-			}
-			if c.control.Load() == nil {
-				t.Fatal("no control connection to send over")
-			}
-		}
-		for _, k := range append(keys, "END") {
-			if err := c.SendKeys(ctx, created.Pane, k, true, true); err != nil {
-				t.Fatalf("control %v: send %q: %v", viaControl, k, err)
-			}
-		}
-		tmuxtest.Run(t, sock, "wait-for", "got")
-		got, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := strings.Join(keys, "\n") + "\n"; string(got) != want {
-			t.Errorf("control %v: the program read\n%q\nwant\n%q", viaControl, got, want)
-		}
+	}
+	tmuxtest.Run(t, sock, "wait-for", "got")
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Join(keys, "\n") + "\n"; string(got) != want {
+		t.Errorf("the program read\n%q\nwant\n%q", got, want)
 	}
 	if err := c.SendKeys(ctx, "%0", "nul\x00byte", true, false); err == nil || !strings.Contains(err.Error(), "NUL") {
 		t.Errorf("a NUL byte must be refused clearly, got %v", err)

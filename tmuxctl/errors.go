@@ -44,7 +44,9 @@ func (e *serverGoneError) Unwrap() error        { return e.cmd }
 // classify recognises the refusals callers act on; anything else stays a
 // plain *CommandError.
 func classify(e *CommandError) error {
-	msg := e.Message
+	// A command list that fails early can print the same refusal once per
+	// command: the first line says it.
+	msg, _, _ := strings.Cut(e.Message, "\n")
 	for _, kind := range []string{"session", "window", "pane"} {
 		for _, prefix := range []string{"can't find " + kind + ": ", "no such " + kind + ": "} {
 			if id, ok := strings.CutPrefix(msg, prefix); ok {

@@ -10,21 +10,42 @@ import (
 // tmux key name (C-c, Enter, Up) is sent as that key and anything else is
 // typed as text; with literal it is always text. enter presses Enter after.
 func (c *Client) SendKeys(ctx context.Context, p PaneID, keys string, literal, enter bool) error {
+	var cmds [][]string
 	if keys != "" {
 		argv := []string{"send-keys", "-t", string(p)}
 		if literal {
 			argv = append(argv, "-l")
 		}
 		// "--" keeps keys such as "-l" or "-X" from being read as flags.
-		if _, err := c.command(ctx, append(argv, "--", keys)...); err != nil {
-			return err
-		}
+		cmds = append(cmds, append(argv, "--", keys))
 	}
 	if enter {
-		_, err := c.command(ctx, "send-keys", "-t", string(p), "Enter")
-		return err
+		cmds = append(cmds, []string{"send-keys", "-t", string(p), "Enter"})
 	}
-	return nil
+	if len(cmds) == 0 {
+		return nil
+	}
+	_, err := c.commands(ctx, cmds...)
+	return err
+}
+
+// TypeLine types line into pane p's program as one line and submits it:
+// first leaving copy mode when leaveMode is set, and clearing what is
+// already typed (C-u), so the program reads exactly line. One tmux client
+// does it all.
+func (c *Client) TypeLine(ctx context.Context, p PaneID, line string, leaveMode bool) error {
+	target := string(p)
+	var cmds [][]string
+	if leaveMode {
+		cmds = append(cmds, []string{"send-keys", "-t", target, "q"})
+	}
+	cmds = append(cmds,
+		[]string{"send-keys", "-t", target, "C-u"},
+		[]string{"send-keys", "-t", target, "-l", "--", line},
+		[]string{"send-keys", "-t", target, "Enter"},
+	)
+	_, err := c.commands(ctx, cmds...)
+	return err
 }
 
 // CaptureOptions select what [Client.Capture] reads. The zero value reads

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
+	"strings"
 )
 
 // Ids are tmux's stable object ids: "$1" for a session, "@1" for a window,
@@ -58,7 +60,11 @@ type Pane struct {
 	ExitStatus    *int    // set when Dead and the program exited
 	ExitSignal    *string // set when Dead and a signal ended it, e.g. "SIGTERM"
 	InMode        bool
-	HistorySize   int // lines of scrollback above the screen
+	HistorySize   int    // lines of scrollback above the screen
+	Piped         bool   // the pane has a pipe-pane, ours or anyone's
+	PipeMark      string // its PipeOption: set when the pipe is a tmux-mcp stream's
+	HoldMark      string // its HoldOption: set while a tmux-mcp holds it for its exit
+	ServerPID     int    // the tmux server's process id
 }
 
 var sessionFormat = format{"session_id", "session_name", "session_windows", "session_attached",
@@ -98,7 +104,7 @@ func windowFrom(r map[string]string) Window {
 var paneFormat = format{"pane_id", "session_id", "session_name", "window_id", "window_index",
 	"pane_index", "pane_active", "pane_width", "pane_height", "pane_title", "pane_current_command",
 	"pane_pid", "pane_current_path", "pane_dead", "pane_dead_status", "pane_dead_signal",
-	"pane_in_mode", "history_size"}
+	"pane_in_mode", "history_size", "pane_pipe", PipeOption, HoldOption, "pid"}
 
 func paneFrom(r map[string]string) Pane {
 	p := Pane{
@@ -118,6 +124,10 @@ func paneFrom(r map[string]string) Pane {
 		Dead:        r["pane_dead"] == "1",
 		InMode:      r["pane_in_mode"] == "1",
 		HistorySize: atoi(r["history_size"]),
+		Piped:       r["pane_pipe"] == "1",
+		PipeMark:    r[PipeOption],
+		HoldMark:    r[HoldOption],
+		ServerPID:   atoi(r["pid"]),
 	}
 	if p.Dead {
 		if n, err := strconv.Atoi(r["pane_dead_signal"]); err == nil && n > 0 {
@@ -130,10 +140,10 @@ func paneFrom(r map[string]string) Pane {
 	return p
 }
 
-// unreaped reports a dead pane whose status tmux has not read yet: in tmux
+// Unreaped reports a dead pane whose status tmux has not read yet: in tmux
 // 3.3a the pane can be marked dead before the server reaps the child, and
 // the status then stays empty until something makes the server reap.
-func (p Pane) unreaped() bool { return p.Dead && p.ExitStatus == nil && p.ExitSignal == nil }
+func (p Pane) Unreaped() bool { return p.Dead && p.ExitStatus == nil && p.ExitSignal == nil }
 
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
@@ -155,22 +165,6 @@ func (c *Client) ListSessions(ctx context.Context) ([]Session, error) {
 		out[i] = sessionFrom(r)
 	}
 	return out, nil
-}
-
-// AttachedClients counts the clients attached to each session, leaving out
-// the clients whose process ids are in skip.
-func (c *Client) AttachedClients(ctx context.Context, skip map[int]bool) (map[SessionID]int, error) {
-	rows, err := c.list(ctx, format{"client_pid", "session_id"}, "list-clients")
-	if err != nil {
-		return nil, err
-	}
-	n := map[SessionID]int{}
-	for _, r := range rows {
-		if !skip[atoi(r["client_pid"])] {
-			n[SessionID(r["session_id"])]++
-		}
-	}
-	return n, nil
 }
 
 // ListWindows returns the windows of session s, or of every session when s
@@ -234,20 +228,63 @@ func (c *Client) listPanes(ctx context.Context, argv []string) ([]Pane, error) {
 		unreaped := false
 		for i, r := range rows {
 			panes[i] = paneFrom(r)
-			unreaped = unreaped || panes[i].unreaped()
+			unreaped = unreaped || panes[i].Unreaped()
 		}
-		if !unreaped || attempt == 1 {
+		if !unreaped {
 			return panes, nil
 		}
-		if err := c.reap(ctx); err != nil {
+		if attempt == 1 {
+			for i := range panes {
+				if panes[i].Unreaped() {
+					c.statusFromScreen(ctx, &panes[i])
+				}
+			}
+			return panes, nil
+		}
+		if err := c.Reap(ctx); err != nil {
 			return nil, err
 		}
 	}
 }
 
-// reap makes the tmux server fork and wait, which also collects the status
-// of any exited pane (see [Pane.unreaped]).
-func (c *Client) reap(ctx context.Context) error {
+// deadLine is the line tmux writes at the bottom of a pane that died and
+// stays open: "Pane is dead (status 3, <time>)" or "(signal 15, <time>)"
+// (a signal name such as "term" where the C library has names).
+var deadLine = regexp.MustCompile(`^Pane is dead \((?:status (\d+)|signal ([0-9A-Za-z]+)), `)
+
+// statusFromScreen fills in a dead pane's status from tmux's own "Pane is
+// dead" line, for tmux 3.2a, which has no pane_dead_signal format and
+// leaves pane_dead_status empty when a signal ended the program.
+func (c *Client) statusFromScreen(ctx context.Context, p *Pane) {
+	lines, err := c.Capture(ctx, p.ID, CaptureOptions{})
+	if err != nil {
+		return
+	}
+	for i := len(lines) - 1; i >= 0; i-- {
+		line := strings.TrimSpace(lines[i])
+		if line == "" {
+			continue
+		}
+		m := deadLine.FindStringSubmatch(line)
+		switch {
+		case m == nil:
+		case m[1] != "":
+			n, _ := strconv.Atoi(m[1])
+			p.ExitStatus = &n
+		default:
+			name := "SIG" + strings.ToUpper(m[2])
+			if n, err := strconv.Atoi(m[2]); err == nil {
+				name = SignalName(n)
+			}
+			p.ExitSignal = &name
+		}
+		return
+	}
+}
+
+// Reap makes the tmux server fork and wait, which also collects the status
+// of any exited pane (see [Pane.Unreaped]).
+func (c *Client) Reap(ctx context.Context) error {
 	_, err := c.command(ctx, "run-shell", "true")
 	return err
 }

@@ -33,9 +33,9 @@ func (c *Client) UnsetPaneOption(ctx context.Context, p PaneID, name string) err
 	return err
 }
 
-// paneValue expands one format variable for pane p. (display -p exits 0
+// PaneValue expands one format variable for pane p. (display -p exits 0
 // with empty output for a missing pane in tmux 3.3a; list-panes fails.)
-func (c *Client) paneValue(ctx context.Context, p PaneID, variable string) (string, error) {
+func (c *Client) PaneValue(ctx context.Context, p PaneID, variable string) (string, error) {
 	rows, err := c.list(ctx, format{"pane_id", variable}, "list-panes", "-t", string(p))
 	if err != nil {
 		return "", err

@@ -59,13 +59,14 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 	var b [8]byte
 	rand.Read(b[:])
 	channel := "tmux-mcp-go-" + hex.EncodeToString(b[:])
-	// Inside the pane $TMUX names this server, so a bare wait-for reaches
-	// it whichever socket flag we were given.
+	// The shim names the socket itself rather than trusting $TMUX, which
+	// the caller's env may have replaced.
+	sock := c.SocketPath()
 	gated := s
 	if gate.Ack {
-		gated.Argv = append([]string{"/bin/sh", "-c", ackShim, bin, channel, gate.AckChannel, gate.Nonce}, s.Argv...)
+		gated.Argv = append([]string{"/bin/sh", "-c", ackShim, bin, sock, channel, gate.AckChannel, gate.Nonce}, s.Argv...)
 	} else {
-		gated.Argv = append([]string{"/bin/sh", "-c", `"$0" wait-for "$1" || exit 126; shift; exec "$@"`, bin, channel}, s.Argv...)
+		gated.Argv = append([]string{"/bin/sh", "-c", `"$0" -S "$1" wait-for "$2" || exit 126; shift 2; exec "$@"`, bin, sock, channel}, s.Argv...)
 	}
 
 	var created Created
@@ -129,22 +130,22 @@ func (c *Client) programSession(ctx context.Context) (Session, error) {
 	}
 }
 
-// ackShim runs "$@" after the start channel ($1), prints the exit marker
-// with nonce $3, waits for the ack channel ($2) — ten seconds at most, so
+// ackShim runs "$@" after the start channel ($2) of the server on socket
+// $1, prints the exit marker with nonce $4, waits for the ack channel ($3) — ten seconds at most, so
 // a lost ack (this server gone) cannot keep the pane — then ends as the program
 // did: a status of 128+n for a signal n that ends a process by default is
 // re-raised, so tmux sees the same death (a program that exits 128+n by
 // choice reads as that signal: sh cannot tell the two apart). The shell's own stderr goes to /dev/null while the
 // program, in a subshell that restores it, keeps the terminal: so a notice
 // such as dash's "Killed" is not taken for the program's output.
-const ackShim = `"$0" wait-for "$1" || exit 126
-ack=$2 nonce=$3
-shift 3
+const ackShim = `"$0" -S "$1" wait-for "$2" || exit 126
+sock=$1 ack=$3 nonce=$4
+shift 4
 exec 3>&2 2>/dev/null
 ( exec 2>&3 3>&-; exec "$@" )
 s=$?
 printf '\033]7777;tmux-mcp;%s;exit;%d\007' "$nonce" "$s"
-"$0" wait-for "$ack" </dev/null >/dev/null 2>&1 &
+"$0" -S "$sock" wait-for "$ack" </dev/null >/dev/null 2>&1 &
 w=$!
 (sleep 10; kill "$w") </dev/null >/dev/null 2>&1 &
 wait "$w"

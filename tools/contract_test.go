@@ -9,13 +9,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/schemas"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
@@ -27,9 +27,12 @@ var pending = []string{}
 func connect(t *testing.T, client *tmuxctl.Client, tier Class) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	hub := tmuxctl.NewHub(client, tmuxctl.HubOptions{})
+	hub, err := live.New(client, live.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(hub.Close)
-	h := handlers.New(ctx, client, hub, tmuxctl.NewExitTracker(client, hub, time.Minute), handlers.DefaultLimits)
+	h := handlers.New(ctx, client, hub, handlers.DefaultLimits)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := NewServer("test", h, tier).Connect(ctx, st, nil)
 	if err != nil {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
@@ -18,10 +18,13 @@ func TestWaitsSendProgress(t *testing.T) {
 	sock := tmuxtest.Server(t)
 	ctx := context.Background()
 	client := tmuxctl.New(tmuxctl.Config{SocketPath: sock})
-	hub := tmuxctl.NewHub(client, tmuxctl.HubOptions{})
+	hub, err := live.New(client, live.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(hub.Close)
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := NewServer("test", handlers.New(ctx, client, hub, tmuxctl.NewExitTracker(client, hub, time.Minute), handlers.DefaultLimits), Mutating).Connect(ctx, st, nil)
+	ss, err := NewServer("test", handlers.New(ctx, client, hub, handlers.DefaultLimits), Mutating).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
 // ServeOptions configure [Serve].
@@ -15,12 +16,11 @@ type ServeOptions struct {
 	Version string
 	Tmux    *tmuxctl.Client
 	Limits  handlers.Limits
-	Streams tmuxctl.HubOptions
-	// ExitGrace is how long a pane stays held after its last exit wait.
-	ExitGrace time.Duration
-	Tier      Class
-	In        io.Reader
-	Out       io.Writer
+	// Live configures streams and exit holds; Serve sets ReadOnly from Tier.
+	Live live.Options
+	Tier Class
+	In   io.Reader
+	Out  io.Writer
 	// Stop, when closed, ends the server like EOF on In, except that calls
 	// in flight are cancelled (and answered) at once: SIGTERM and SIGINT.
 	Stop <-chan struct{}
@@ -32,17 +32,16 @@ type ServeOptions struct {
 func Serve(ctx context.Context, o ServeOptions) error {
 	shutdown, cancelCalls := context.WithCancel(context.Background())
 	defer cancelCalls()
-	hub := tmuxctl.NewHub(o.Tmux, o.Streams)
+	liveOpts := o.Live
+	liveOpts.ReadOnly = o.Tier == ReadOnly
+	hub, err := live.New(o.Tmux, liveOpts)
+	if err != nil {
+		return err
+	}
+	// Closing the hub closes every pipe, puts back every remain-on-exit
+	// held, and removes the hook entry and the private directory.
 	defer hub.Close()
-	exits := tmuxctl.NewExitTracker(o.Tmux, hub, o.ExitGrace)
-	defer exits.Close() // put back users' remain-on-exit before leaving
-	h := handlers.New(shutdown, o.Tmux, hub, exits, o.Limits)
-	defer h.Close()
-	go func() { // a control connection makes every later command cheaper
-		pctx, cancel := context.WithTimeout(shutdown, 5*time.Second)
-		defer cancel()
-		hub.Prime(pctx)
-	}()
+	h := handlers.New(shutdown, o.Tmux, hub, o.Limits)
 	s := NewServer(o.Version, h, o.Tier)
 
 	stdio := newGuardedStdio(o.In, o.Out)
@@ -78,7 +77,7 @@ func Serve(ctx context.Context, o ServeOptions) error {
 			stdio.ForceClose()
 		}
 	}()
-	err := s.Run(context.Background(), stdio)
+	err = s.Run(context.Background(), stdio)
 	if err == io.EOF {
 		err = nil
 	}

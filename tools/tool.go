@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -100,7 +101,18 @@ func bind[In, Out any](method func(*handlers.Handlers, context.Context, In) (Out
 					})
 				})
 			}
+			ctx, notes := handlers.WithNotes(ctx)
 			out, err := method(h, ctx, in)
+			if text := notes(); text != "" && err == nil {
+				// Content set here keeps the SDK from adding the JSON
+				// text itself: the note goes first, the JSON after it.
+				data, jerr := json.Marshal(out)
+				if jerr == nil {
+					return &mcp.CallToolResult{Content: []mcp.Content{
+						&mcp.TextContent{Text: text}, &mcp.TextContent{Text: string(data)},
+					}}, out, nil
+				}
+			}
 			return nil, out, err
 		})
 	}

@@ -11,11 +11,19 @@ import (
 	"testing"
 )
 
-// Binary is the tmux to run: $TMUX_MCP_TEST_REAL_TMUX when set (the
-// testscript tests put a wrapper named tmux first on PATH), else tmux.
+// Binary is the tmux to run: $TMUX_MCP_TEST_TMUX when set (a path, or a
+// name looked up on PATH; scripts/ci.sh sets it for each tmux release of the
+// version matrix), else $TMUX_MCP_TEST_REAL_TMUX (the absolute path the root
+// package's tests resolve before testscript puts a wrapper named tmux first
+// on PATH), else tmux.
+//
+// A test that makes a tmuxctl client for a server started here should set
+// its Config.Binary to Binary(), so that client and server are the same tmux.
 func Binary() string {
-	if p := os.Getenv("TMUX_MCP_TEST_REAL_TMUX"); p != "" {
-		return p
+	for _, env := range []string{"TMUX_MCP_TEST_TMUX", "TMUX_MCP_TEST_REAL_TMUX"} {
+		if p := os.Getenv(env); p != "" {
+			return p
+		}
 	}
 	return "tmux"
 }

@@ -1,4 +1,4 @@
-package tmuxctl
+package live
 
 // An escapeFilter turns what a program writes to its terminal into the text
 // a person would search for: terminal escape sequences and control bytes are

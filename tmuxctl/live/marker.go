@@ -1,4 +1,4 @@
-package tmuxctl
+package live
 
 import (
 	"bytes"

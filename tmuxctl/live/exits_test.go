@@ -1,4 +1,4 @@
-package tmuxctl
+package live
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
@@ -26,10 +27,8 @@ func TestExitTrackerReportsEveryStatus(t *testing.T) {
 		t.Skip("60 real tmux panes")
 	}
 	c, sock := client(t)
-	hub := NewHub(c, HubOptions{})
-	t.Cleanup(hub.Close)
-	tracker := NewExitTracker(c, hub, time.Minute)
-	t.Cleanup(tracker.Close)
+	hub := newHub(t, c, Options{})
+	tracker := hub.Exits()
 	ctx := context.Background()
 
 	type ending struct {
@@ -60,7 +59,7 @@ func TestExitTrackerReportsEveryStatus(t *testing.T) {
 		// The program waits on its own gate, so it ends only once the
 		// pane is held and the wait is about to start.
 		gate := fmt.Sprintf("gate-%d", i)
-		p := PaneID(strings.TrimSpace(tmuxtest.Run(t, sock, "new-window", "-d", "-t", "main", "-P", "-F", "#{pane_id}",
+		p := tmuxctl.PaneID(strings.TrimSpace(tmuxtest.Run(t, sock, "new-window", "-d", "-t", "main", "-P", "-F", "#{pane_id}",
 			tmuxCmd+" wait-for "+gate+"; "+want.shell)))
 
 		release, err := tracker.Hold(ctx, p, false, false)
@@ -85,7 +84,7 @@ func TestExitTrackerReportsEveryStatus(t *testing.T) {
 			t.Errorf("trial %d (%s): got %s, want signal %s", i, want.shell, describeExit(e), want.signal)
 		}
 		// remain-on-exit is off, so the dead pane is closed once released.
-		var nf *NotFoundError
+		var nf *tmuxctl.NotFoundError
 		if _, err := c.Pane(ctx, p); !errors.As(err, &nf) {
 			t.Errorf("trial %d: pane %s still exists after the wait (err %v); it would have closed on exit", i, p, err)
 		}

@@ -1,11 +1,14 @@
-package tmuxctl
+package live
 
 import (
 	"bytes"
 	"crypto/rand"
+	"os"
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
 // A Failure says why a [Stream] ended for good. The zero value means the
@@ -13,15 +16,15 @@ import (
 type Failure string
 
 const (
-	ConnectionLost  Failure = "connection_lost"  // the control connection died (tmux server gone)
+	ConnectionLost  Failure = "connection_lost"  // the pane's pipe ended: the tmux server went, or someone else closed or replaced the pipe
 	HubClosed       Failure = "hub_closed"       // this server is shutting down
 	Expired         Failure = "expired"          // unread for longer than the idle limit
 	TopologyChanged Failure = "topology_changed" // the pane moved and could not be followed
 	EventsDropped   Failure = "events_dropped"   // tmux's event queue overflowed
 )
 
-// lostMark stands in the ring for output tmux did not deliver (a %pause
-// gap, or bytes lost while a moved pane was re-homed). The escape filter
+// lostMark stands in the ring for output that was not delivered (the pipe
+// failed mid-read). The escape filter
 // drops every NUL a program prints, so a NUL in the ring is always a mark.
 const lostMark = 0
 
@@ -34,9 +37,10 @@ const lostMark = 0
 // A Stream is safe for concurrent use. Readers wait for change on
 // [Stream.Changed].
 type Stream struct {
-	pane PaneID
+	pane tmuxctl.PaneID
 	gen  [16]byte
 	hub  *Hub
+	mark string // the pane's PipeOption while the pipe is this stream's
 
 	mu      sync.Mutex
 	ring    *ring
@@ -47,23 +51,26 @@ type Stream struct {
 	changed chan struct{} // closed and replaced on every change
 	dead    bool          // the pane's program ended or the pane closed
 	failure Failure
-	owner   *controlConn // the connection whose %output feeds this stream
-	// piped streams are fed by the pane's pipe-pane instead of control
-	// mode; drained closes when the pipe reaches EOF, after the pane died.
-	piped   bool
-	drained chan struct{}
-	expiry  *time.Timer
-	readers int // waits in progress: a stream being read never expires
+	// drained closes when the pipe has reached EOF: every byte the pane
+	// printed into it is in the stream.
+	drained   chan struct{}
+	pipeEnded bool      // the FIFO reached EOF (or never opened)
+	relayPID  int       // the pipe's cat relay, once it has said
+	file      *os.File  // the FIFO, while it is read
+	lastData  time.Time // when output last arrived
+	dying     bool      // a death was seen; the stream is dead once drained
+	expiry    *time.Timer
+	readers   int // waits in progress: a stream being read never expires
 }
 
-func newStream(h *Hub, pane PaneID, capacity int) *Stream {
-	s := &Stream{pane: pane, hub: h, ring: newRing(capacity), changed: make(chan struct{})}
+func newStream(h *Hub, pane tmuxctl.PaneID, capacity int) *Stream {
+	s := &Stream{pane: pane, hub: h, ring: newRing(capacity), changed: make(chan struct{}), drained: make(chan struct{})}
 	rand.Read(s.gen[:])
 	return s
 }
 
 // Pane returns the pane whose output this is.
-func (s *Stream) Pane() PaneID { return s.pane }
+func (s *Stream) Pane() tmuxctl.PaneID { return s.pane }
 
 // Cursor returns the cursor for offset off of this stream.
 func (s *Stream) Cursor(off int64) string { return formatCursor(s.gen, off) }
@@ -138,12 +145,27 @@ func (s *Stream) Read(off int64) (Chunk, error) {
 	return c, nil
 }
 
-// Drained returns a channel closed once a piped stream has every byte the
-// pane printed (its pipe reached EOF), or nil for a control-mode stream.
-func (s *Stream) Drained() <-chan struct{} {
+// Drained returns a channel closed once the stream has every byte the pane
+// printed into its pipe (the pipe reached EOF).
+func (s *Stream) Drained() <-chan struct{} { return s.drained }
+
+// valid reports whether the stream has not failed.
+func (s *Stream) valid() bool {
+	_, f := s.State()
+	return f == ""
+}
+
+// isDead reports whether the pane is known dead.
+func (s *Stream) isDead() bool {
+	dead, _ := s.State()
+	return dead
+}
+
+// touch restarts the idle clock.
+func (s *Stream) touch() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.drained
+	s.touchLocked()
+	s.mu.Unlock()
 }
 
 // State reports whether the pane died and whether the stream failed.
@@ -186,6 +208,7 @@ func (s *Stream) appendOutput(raw []byte) {
 		s.markers = append(s.markers, m.Marker)
 	}
 	s.appendText(raw[prev:])
+	s.lastData = time.Now()
 	s.notifyLocked()
 }
 
@@ -221,7 +244,7 @@ func (s *Stream) sanitize(p []byte) []byte {
 	return out
 }
 
-// markLost records that output was lost here (a %pause gap).
+// markLost records that output was lost here.
 func (s *Stream) markLost() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -272,10 +295,10 @@ func (s *Stream) touchLocked() {
 		return
 	}
 	if s.expiry == nil {
-		s.expiry = time.AfterFunc(s.hub.idle, func() { s.hub.expire(s) })
+		s.expiry = time.AfterFunc(s.hub.opts.Idle, func() { s.hub.expire(s) })
 		return
 	}
-	s.expiry.Reset(s.hub.idle)
+	s.expiry.Reset(s.hub.opts.Idle)
 }
 
 // idleExpired reports whether the stream may expire now.
@@ -283,7 +306,7 @@ func (s *Stream) idleExpired() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.readers > 0 {
-		s.expiry.Reset(s.hub.idle)
+		s.expiry.Reset(s.hub.opts.Idle)
 		return false
 	}
 	return true

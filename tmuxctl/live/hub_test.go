@@ -1,10 +1,12 @@
-package tmuxctl
+package live
 
 import (
 	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
@@ -30,11 +32,25 @@ func waitText(t *testing.T, s *Stream, off int64, want string) Chunk {
 	}
 }
 
-func newTestHub(t *testing.T) (*Hub, *Client, string) {
-	c, sock := client(t)
-	h := NewHub(c, HubOptions{})
+// client returns a command client for a new private tmux server.
+func client(t *testing.T) (*tmuxctl.Client, string) {
+	sock := tmuxtest.Server(t)
+	return tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock}), sock
+}
+
+func newHub(t *testing.T, c *tmuxctl.Client, o Options) *Hub {
+	t.Helper()
+	h, err := New(c, o)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(h.Close)
-	return h, c, sock
+	return h
+}
+
+func newTestHub(t *testing.T) (*Hub, *tmuxctl.Client, string) {
+	c, sock := client(t)
+	return newHub(t, c, Options{}), c, sock
 }
 
 func TestStreamReceivesOutput(t *testing.T) {
@@ -97,8 +113,8 @@ func TestCursorSurvivesTopologyChanges(t *testing.T) {
 }
 
 // TestMovedPaneIsFollowed moves a watched pane into another session: its
-// output keeps arriving on the same stream, which says output may have
-// been lost during the move.
+// pipe goes with it, so its output keeps arriving on the same stream with
+// nothing lost.
 func TestMovedPaneIsFollowed(t *testing.T) {
 	h, _, sock := newTestHub(t)
 	ctx := context.Background()
@@ -110,24 +126,10 @@ func TestMovedPaneIsFollowed(t *testing.T) {
 	}
 	off := s.End()
 	tmuxtest.Run(t, sock, "move-pane", "-s", "%2", "-t", "other:0")
-	// Wait for the hub to notice (a gap mark arrives on re-homing).
-	deadline := time.After(10 * time.Second)
-	for {
-		changed := s.Changed()
-		c, _ := s.Read(off)
-		if c.MarkAfter {
-			break
-		}
-		select {
-		case <-changed:
-		case <-deadline:
-			t.Fatal("the move was never noticed")
-		}
-	}
 	tmuxtest.Run(t, sock, "send-keys", "-t", "%2", "echo moved", "Enter")
-	c := waitText(t, s, off+1, "moved\n")
-	if c.Failed != "" || c.Dead {
-		t.Errorf("moved pane: failed %q dead %v", c.Failed, c.Dead)
+	c := waitText(t, s, off, "moved\n")
+	if c.Failed != "" || c.Dead || c.Missed != 0 {
+		t.Errorf("moved pane: failed %q dead %v missed %d", c.Failed, c.Dead, c.Missed)
 	}
 }
 
@@ -139,10 +141,7 @@ func TestPaneDeathIsNoticed(t *testing.T) {
 			if keep {
 				tmuxtest.Run(t, sock, "set-option", "-g", "remain-on-exit", "on")
 			}
-			// tmux 3.3a drops a pane's last output for control clients when
-			// the program exits right after printing it (measured: about
-			// half the time), so the program waits for a second line.
-			created, err := c.NewWindow(ctx, "$0", NewWindowOptions{Spawn: Spawn{Argv: []string{"sh", "-c", "read x; echo bye $x; read y"}}})
+			created, err := c.NewWindow(ctx, "$0", tmuxctl.NewWindowOptions{Spawn: tmuxctl.Spawn{Argv: []string{"sh", "-c", "read x; echo bye $x; read y"}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,9 +204,8 @@ func TestServerDeathLosesConnection(t *testing.T) {
 }
 
 func TestExpiry(t *testing.T) {
-	c, _ := client(t)
-	h := NewHub(c, HubOptions{Idle: 100 * time.Millisecond})
-	t.Cleanup(h.Close)
+	c, sock := client(t)
+	h := newHub(t, c, Options{Idle: 100 * time.Millisecond})
 	s, err := h.Watch(context.Background(), "%0")
 	if err != nil {
 		t.Fatal(err)
@@ -228,6 +226,8 @@ func TestExpiry(t *testing.T) {
 	if _, f, ok := h.Lookup(gen); ok || f != Expired {
 		t.Errorf("Lookup of expired generation = %q, %v", f, ok)
 	}
+	// The expired stream's pipe is closed and unmarked.
+	waitTmux(t, sock, "%0", "#{pane_pipe}#{@tmux-mcp-pipe}", "0")
 	s2, err := h.Watch(context.Background(), "%0")
 	if err != nil || s2 == s {
 		t.Errorf("watching again must start a new stream: %v", err)
@@ -241,7 +241,7 @@ func TestStressMissedBytesExact(t *testing.T) {
 	ctx := context.Background()
 	const lines = 8 * 1024 // 8 MiB of 1 KiB lines
 	script := `i=0; while [ $i -lt ` + "8192" + ` ]; do printf '%01023d\n' $i; i=$((i+1)); done; tmux -S "$SOCK" wait-for -S printed; exec cat`
-	created, err := c.NewWindow(ctx, "$0", NewWindowOptions{Spawn: Spawn{
+	created, err := c.NewWindow(ctx, "$0", tmuxctl.NewWindowOptions{Spawn: tmuxctl.Spawn{
 		Argv: []string{"sh", "-c", "tmux -S \"$SOCK\" wait-for go; " + script},
 		Env:  map[string]string{"SOCK": sock},
 	}})
@@ -285,13 +285,13 @@ func TestStressMissedBytesExact(t *testing.T) {
 // exit is still recorded, and its pane closes as tmux would have closed it.
 func TestStartedProgramClosesWhenDone(t *testing.T) {
 	h, c, sock := newTestHub(t)
-	tr := NewExitTracker(c, h, time.Minute)
+	tr := h.Exits()
 	ctx := context.Background()
-	created, start, err := c.StartGated(ctx, Placement{}, Spawn{Argv: []string{"sh", "-c", "read x; exit 5"}}, Gate{})
+	created, start, err := c.StartGated(ctx, tmuxctl.Placement{}, tmuxctl.Spawn{Argv: []string{"sh", "-c", "read x; exit 5"}}, tmuxctl.Gate{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := h.WatchPiped(ctx, created.Pane, Gate{})
+	s, err := h.WatchPiped(ctx, created.Pane, tmuxctl.Gate{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,14 +305,37 @@ func TestStartedProgramClosesWhenDone(t *testing.T) {
 	release() // nobody waits from here on
 	tmuxtest.Run(t, sock, "send-keys", "-t", string(created.Pane), "Enter")
 	select {
-	case <-s.Drained(): // the pipe ends when the pane is closed
+	case <-s.Drained():
 	case <-time.After(10 * time.Second):
-		t.Fatal("the dead pane was never closed")
+		t.Fatal("the pane's pipe never ended")
 	}
-	if e, ok := tr.Recorded(created.Pane); !ok || e.Status == nil || *e.Status != 5 {
+	// The pipe ends when the pane dies (the stream closes it); the tracker
+	// closes the pane right after.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := c.Pane(ctx, created.Pane); err != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the dead pane is still there")
+		}
+	}
+	if e, ok := tr.Recorded(ctx, created.Pane); !ok || e.Status == nil || *e.Status != 5 {
 		t.Errorf("recorded exit = %+v, %v; want status 5", e, ok)
 	}
-	if _, err := c.Pane(ctx, created.Pane); err == nil {
-		t.Error("the pane is still there")
+}
+
+// waitTmux waits until format, expanded for pane p, reads want.
+func waitTmux(t *testing.T, sock string, p tmuxctl.PaneID, format, want string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		got := strings.TrimSpace(tmuxtest.Run(t, sock, "display-message", "-p", "-t", string(p), format))
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s of %s reads %q, want %q", format, p, got, want)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

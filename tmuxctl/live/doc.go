@@ -1,0 +1,62 @@
+// Package live follows what happens in the panes of one tmux server while
+// tmux-mcp runs: their output ([Stream]), their deaths, and their programs'
+// exit statuses ([ExitTracker]). The stateless command client, tmuxctl,
+// runs the commands; this package owns everything that lasts longer than
+// one command.
+//
+// # No client is ever attached
+//
+// Pane output comes from `pipe-pane -O` into a private FIFO per watched
+// pane: a `cat` relay that tmux starts copies the pane's raw output into
+// it, whatever session the pane is in or moves to. No control-mode client
+// is ever attached to a session, because on every tmux before 3.7 a control
+// client that is sent a notification while its handshake is still under
+// way (another client detaching, a window added, a rename) makes the tmux
+// server dereference a NULL control state and crash with every session in
+// it (fixed upstream by "Do not notify clients if not fully initialized",
+// tmux issue 4980). An attached client would also resize windows on tmux
+// 3.2a, show in `tmux ls`, and fire the user's client-attached hooks.
+// Commands go over short-lived command clients, which are never notified.
+//
+// pipe-pane always closes a pane's existing pipe before opening one, so a
+// pane is piped only after checking, in the same tmux command list, that
+// it has no pipe; a pane someone else pipes gets [tmuxctl.PipeTakenError].
+// tmux delays closing a pane until its pipe has taken all the pane's
+// output, so a stream of a pane that closes ends with its last byte.
+//
+// # Deaths
+//
+// A pane that closes ends its pipe (the FIFO reaches EOF). A pane kept
+// open by remain-on-exit keeps its pipe, so its death is learned from one
+// entry this hub adds to the global pane-died hook array, which signals a
+// tmux wait-for channel one listener child waits on — except in read-only
+// mode, where nothing may be set: waiters then ask tmux once a second.
+//
+// # Traces
+//
+// Everything this package changes in tmux is marked in tmux itself: the
+// pane user options [tmuxctl.PipeOption] and [tmuxctl.HoldOption] name the
+// instance (its process id) and what to put back, and the hook entry's
+// channel names the instance too. [New] starts by sweeping the marks of
+// instances that no longer run — closing their pipes, putting back
+// remain-on-exit, closing the dead panes they kept, removing their hook
+// entries and releasing their listeners, and deleting their temporary
+// directories — so whatever killed an instance, nothing of it outlives the
+// next start. Children of this process die with it where the OS allows
+// (Linux); the sweep covers the rest.
+//
+// # Concurrency
+//
+// Each [Stream] is fed by one goroutine, its FIFO reader. The [Hub]'s maps
+// are guarded by Hub.mu, each stream's state by its own mutex, and the
+// tracker's holds by ExitTracker.mu; the order is Hub.mu, then Stream.mu;
+// ExitTracker.mu is never held while calling the hub or tmux. Deaths
+// reach the tracker on a channel the tracker owns and drains in its own
+// goroutine. [Hub.Close] waits for every goroutine the hub started.
+//
+//	goroutine            owns
+//	FIFO reader (1/pane)  appending to its stream; reports the pipe's end
+//	death listener        the wait-for child on the hook's channel
+//	tracker loop          recording exits of held panes and ending holds
+//	settlers (short)      marking a stream dead once its pipe has drained
+package live

@@ -1,0 +1,409 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+)
+
+// An Exit is how a pane's program ended: Status when it exited, Signal
+// (such as "SIGTERM") when a signal ended it.
+type Exit struct {
+	Status *int
+	Signal *string
+}
+
+// ErrPaneGone means a pane was removed before its exit status could be
+// read: it was killed from outside.
+var ErrPaneGone = errors.New("the pane was removed without an exit status")
+
+// An ExitTracker reports programs' exit statuses on any tmux 3.2a or later.
+// tmux only keeps a status while the pane stays open, so while anyone waits
+// on a pane — and, for programs this server started, until they exit — the
+// tracker holds it open with a pane-level remain-on-exit, recording in the
+// pane ([tmuxctl.HoldOption]) that it did and what the pane's own value
+// was, so that any later instance can put it back should this one die.
+// When the hold ends it puts the user's own setting back and closes a dead
+// pane that would otherwise have closed. Exits it saw are remembered for
+// the grace period, so a later wait still gets the status after the pane
+// has gone.
+//
+// Deaths arrive on a channel the tracker owns and drains in its own
+// goroutine.
+type ExitTracker struct {
+	hub    *Hub
+	client *tmuxctl.Client
+	grace  time.Duration
+	deaths chan tmuxctl.PaneID
+
+	mu      sync.Mutex // never held while calling tmux or the hub
+	held    map[tmuxctl.PaneID]*hold
+	exits   map[tmuxctl.PaneID]exitRecord
+	changed map[tmuxctl.PaneID]chan struct{} // closed when a death of the pane is reported
+	closed  bool
+}
+
+// An exitRecord is a remembered exit, and whose: pane ids restart when a
+// tmux server restarts, so a record only answers for the same server and
+// pane process.
+type exitRecord struct {
+	Exit
+	serverPID, panePID int
+}
+
+type hold struct {
+	record   tmuxctl.Hold // the mark on the pane and the user's own value
+	ours     bool         // this instance set the hold (else another instance did)
+	panePID  int
+	waiters  int
+	started  bool // a program this server started: held until it exits
+	keep     bool // leave the dead pane open when the hold ends
+	timer    *time.Timer
+	ready    chan struct{} // closed once the hold is set up (or failed: err)
+	err      error
+	finished chan struct{} // set when the hold starts ending; closed when it has
+}
+
+func newExitTracker(h *Hub) *ExitTracker {
+	t := &ExitTracker{
+		hub: h, client: h.client, grace: h.opts.ExitGrace, deaths: make(chan tmuxctl.PaneID, 256),
+		held: map[tmuxctl.PaneID]*hold{}, exits: map[tmuxctl.PaneID]exitRecord{}, changed: map[tmuxctl.PaneID]chan struct{}{},
+	}
+	h.goFunc(t.loop)
+	return t
+}
+
+// notify reports that pane p died or closed.
+func (t *ExitTracker) notify(p tmuxctl.PaneID) {
+	t.mu.Lock()
+	if ch, ok := t.changed[p]; ok {
+		close(ch)
+		delete(t.changed, p)
+	}
+	_, held := t.held[p]
+	t.mu.Unlock()
+	if !held {
+		return
+	}
+	select {
+	case t.deaths <- p:
+	case <-t.hub.done:
+	}
+}
+
+// loop handles reported deaths of held panes until the hub closes.
+func (t *ExitTracker) loop() {
+	for {
+		select {
+		case p := <-t.deaths:
+			t.died(p)
+		case <-t.hub.done:
+			return
+		}
+	}
+}
+
+// deathOf returns a channel closed at the next reported death of p.
+func (t *ExitTracker) deathOf(p tmuxctl.PaneID) <-chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ch, ok := t.changed[p]
+	if !ok {
+		ch = make(chan struct{})
+		t.changed[p] = ch
+	}
+	return ch
+}
+
+// Hold starts holding pane p for a waiter and returns the function that
+// ends this waiter's part in it. started marks a program this server just
+// started (held until it exits); keep leaves it open once dead.
+func (t *ExitTracker) Hold(ctx context.Context, p tmuxctl.PaneID, started, keep bool) (release func(), err error) {
+	if err := t.hub.ready(ctx); err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	for {
+		if t.closed {
+			t.mu.Unlock()
+			return nil, ErrHubClosed
+		}
+		h, ok := t.held[p]
+		if !ok || h.finished == nil {
+			break
+		}
+		// A hold is ending: let it put the user's setting back first.
+		t.mu.Unlock()
+		<-h.finished
+		t.mu.Lock()
+	}
+	if h, ok := t.held[p]; ok {
+		h.waiters++
+		h.started = h.started || started
+		h.keep = h.keep || keep
+		if h.timer != nil {
+			h.timer.Stop()
+			h.timer = nil
+		}
+		t.mu.Unlock()
+		<-h.ready // the first caller is still setting the hold up
+		if h.err != nil {
+			return nil, h.err
+		}
+		return t.releaser(p), nil
+	}
+	// Register first, so a concurrent caller joins this hold rather than
+	// reading the remain-on-exit this one is about to set as the user's.
+	h := &hold{waiters: 1, started: started, keep: keep, ready: make(chan struct{})}
+	t.held[p] = h
+	t.mu.Unlock()
+
+	err = t.setUp(ctx, p, h)
+	if err != nil {
+		t.mu.Lock()
+		h.err = err
+		delete(t.held, p)
+		t.mu.Unlock()
+	}
+	close(h.ready)
+	if err != nil {
+		return nil, err
+	}
+	return t.releaser(p), nil
+}
+
+// setUp turns pane p's remain-on-exit on, recording the pane's own value
+// in tmux, and makes sure deaths are heard.
+func (t *ExitTracker) setUp(ctx context.Context, p tmuxctl.PaneID, h *hold) error {
+	pane, err := t.client.Pane(ctx, p)
+	if err != nil {
+		return err
+	}
+	mark := t.hub.id + "." + randomHex(4)
+	rec, err := t.client.HoldOpen(ctx, p, mark)
+	if err != nil {
+		return err
+	}
+	h.record, h.ours, h.panePID = rec, rec.Ours(mark), pane.PID
+	t.hub.listenForDeaths(ctx)
+	return nil
+}
+
+func (t *ExitTracker) releaser(p tmuxctl.PaneID) func() {
+	var once sync.Once
+	return func() { once.Do(func() { t.release(p) }) }
+}
+
+// release ends one waiter's hold. The last one ends the hold at once if
+// the exit is known, keeps holding a started program that still runs, and
+// otherwise keeps holding for the grace period.
+func (t *ExitTracker) release(p tmuxctl.PaneID) {
+	t.mu.Lock()
+	h, ok := t.held[p]
+	if !ok {
+		t.mu.Unlock()
+		return
+	}
+	h.waiters--
+	if h.waiters > 0 {
+		t.mu.Unlock()
+		return
+	}
+	_, exited := t.exits[p]
+	switch {
+	case exited:
+		t.mu.Unlock()
+		t.finish(p)
+	case h.started:
+		t.mu.Unlock() // died() finishes it
+	default:
+		h.timer = time.AfterFunc(t.grace, func() { t.hub.goFunc(func() { t.finish(p) }) })
+		t.mu.Unlock()
+	}
+}
+
+// died handles a reported death of held pane p.
+func (t *ExitTracker) died(p tmuxctl.PaneID) {
+	t.mu.Lock()
+	h, ok := t.held[p]
+	t.mu.Unlock()
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, ok := t.record(ctx, p); !ok {
+		return // not dead after all, or not reaped yet: a wait or the grace will see to it
+	}
+	t.mu.Lock()
+	idle := h.waiters == 0
+	t.mu.Unlock()
+	if idle {
+		t.finish(p)
+	}
+}
+
+// record reads and remembers pane p's exit, if it is dead.
+func (t *ExitTracker) record(ctx context.Context, p tmuxctl.PaneID) (Exit, bool) {
+	pane, err := t.client.Pane(ctx, p)
+	if err != nil || !pane.Dead || pane.Unreaped() {
+		return t.recorded(p, 0, 0)
+	}
+	e := Exit{Status: pane.ExitStatus, Signal: pane.ExitSignal}
+	t.mu.Lock()
+	t.exits[p] = exitRecord{Exit: e, serverPID: pane.ServerPID, panePID: pane.PID}
+	t.mu.Unlock()
+	time.AfterFunc(t.grace, func() {
+		t.mu.Lock()
+		if r, ok := t.exits[p]; ok && r.serverPID == pane.ServerPID && r.panePID == pane.PID {
+			delete(t.exits, p)
+		}
+		t.mu.Unlock()
+	})
+	t.hub.streamDied(p) // its stream, if any, settles and ends its pipe
+	return e, true
+}
+
+// recorded returns a remembered exit of p, if it belongs to server
+// serverPID and pane process panePID (0 matches any).
+func (t *ExitTracker) recorded(p tmuxctl.PaneID, serverPID, panePID int) (Exit, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	r, ok := t.exits[p]
+	if !ok || serverPID != 0 && r.serverPID != serverPID || panePID != 0 && r.panePID != panePID {
+		return Exit{}, false
+	}
+	return r.Exit, true
+}
+
+// Recorded returns a remembered exit of pane p, for a pane already gone,
+// provided the tmux server is still the one the pane belonged to.
+func (t *ExitTracker) Recorded(ctx context.Context, p tmuxctl.PaneID) (Exit, bool) {
+	server, err := t.client.ServerPID(ctx)
+	if errors.Is(err, tmuxctl.ErrServerGone) {
+		server = 0 // the server went; what it reported before still stands
+	} else if err != nil {
+		return Exit{}, false
+	}
+	return t.recorded(p, server, 0)
+}
+
+// finish ends the hold on p: the user's remain-on-exit comes back, and a
+// dead pane that would have closed is closed.
+func (t *ExitTracker) finish(p tmuxctl.PaneID) {
+	t.mu.Lock()
+	h, ok := t.held[p]
+	if !ok || h.waiters > 0 || h.finished != nil {
+		t.mu.Unlock()
+		return
+	}
+	// The hold stays in the map until the user's setting is back, so a new
+	// Hold meanwhile waits instead of reading our "on" as the user's.
+	h.finished = make(chan struct{})
+	if h.timer != nil {
+		h.timer.Stop()
+	}
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		delete(t.held, p)
+		close(h.finished)
+		t.mu.Unlock()
+	}()
+	<-h.ready
+	if h.err != nil {
+		return
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	// Read the status before the pane can go: once it is closed, it is lost.
+	_, exited := t.record(ctx, p)
+	if !exited && t.client.Reap(ctx) == nil {
+		_, exited = t.record(ctx, p)
+	}
+	if !h.ours {
+		return // another instance holds it and will put it back
+	}
+	t.client.ReleaseHold(ctx, p, h.record)
+	if h.keep || !exited {
+		return
+	}
+	pane, err := t.client.Pane(ctx, p)
+	if err != nil || !pane.Dead || pane.PID != h.panePID {
+		return
+	}
+	closeIfWouldHave(ctx, t.client, pane)
+}
+
+// close releases every hold at once, as at shutdown: user settings come
+// back and dead panes that would have closed are closed.
+func (t *ExitTracker) close() {
+	t.mu.Lock()
+	t.closed = true
+	var panes []tmuxctl.PaneID
+	for p, h := range t.held {
+		h.waiters = 0
+		panes = append(panes, p)
+	}
+	t.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, p := range panes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.finish(p)
+		}()
+	}
+	wg.Wait()
+}
+
+// Wait blocks until the program in pane p ends and returns its exit. The
+// caller must hold p. It returns [ErrPaneGone] if the pane is removed
+// without a status, and ctx's error when ctx ends first (the program keeps
+// running).
+//
+// The hub's death listener and the pane's pipe wake it as soon as tmux
+// notices; a check every second, which also makes tmux reap, covers the
+// exits tmux 3.3a misses until it next reaps a child, and panes killed
+// from outside (which no hook reports).
+func (t *ExitTracker) Wait(ctx context.Context, p tmuxctl.PaneID) (Exit, error) {
+	t.mu.Lock()
+	h, ok := t.held[p]
+	t.mu.Unlock()
+	if !ok {
+		return Exit{}, errors.New("wait on a pane that is not held")
+	}
+	for {
+		changed := t.deathOf(p)
+		pane, err := t.client.Pane(ctx, p)
+		var nf *tmuxctl.NotFoundError
+		switch {
+		case errors.As(err, &nf):
+			if e, ok := t.recorded(p, 0, h.panePID); ok {
+				return e, nil
+			}
+			return Exit{}, ErrPaneGone
+		case err != nil && ctx.Err() != nil:
+			return Exit{}, ctx.Err()
+		case err != nil:
+			return Exit{}, err
+		case pane.Dead:
+			if e, ok := t.record(ctx, p); ok {
+				return e, nil
+			}
+			t.client.Reap(ctx) // dead but not reaped: the status comes now
+			continue
+		}
+		select {
+		case <-changed:
+		case <-time.After(time.Second):
+			t.client.Reap(ctx)
+		case <-ctx.Done():
+			return Exit{}, ctx.Err()
+		}
+	}
+}

@@ -1,0 +1,396 @@
+package live
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+)
+
+// Options configure a [Hub].
+type Options struct {
+	BufferBytes int           // text kept per pane stream; 1 MiB when 0
+	Idle        time.Duration // a stream unread this long expires; 10 min when 0
+	ExitGrace   time.Duration // how long exits are kept and idle holds last; 10 min when 0
+	// ReadOnly forbids every change to tmux but the pipes (and their
+	// marks) that watching panes needs: no hook, no option, nothing that
+	// makes tmux run something periodically.
+	ReadOnly bool
+}
+
+// A Hub owns the live state of one tmux server for this process: the pane
+// streams, the death listener and, through [Hub.Exits], the held panes.
+// See the package documentation for how it stays out of the user's way.
+type Hub struct {
+	client *tmuxctl.Client
+	opts   Options
+	id     string // "<pid>.<random>": names this instance in every mark
+	dir    string // private directory for FIFOs and other files
+	exits  *ExitTracker
+
+	swept chan struct{} // closed once the start-up sweep has run
+	done  chan struct{} // closed by Close
+	wg    sync.WaitGroup
+
+	mu        sync.Mutex // guards everything below; taken before any Stream.mu
+	closed    bool
+	stopped   bool // Close is waiting for the goroutines: start no more
+	streams   map[tmuxctl.PaneID]*Stream
+	pending   map[tmuxctl.PaneID]chan struct{} // watches being set up
+	byGen     map[[16]byte]*Stream
+	graveyard map[[16]byte]Failure // recently ended generations, for precise errors
+	seq       int                  // names FIFOs
+	listener  *deathListener       // nil until a death needs listening for
+	feeders   map[*Stream]bool     // streams whose FIFO reader runs, retired or not
+}
+
+// ErrHubClosed is returned by a closed hub.
+var ErrHubClosed = errors.New("the stream hub is shut down")
+
+// New returns a hub for c's server. It makes its private directory and
+// starts sweeping what dead instances left behind (see the package doc);
+// streams and holds wait for the sweep, so they never meet a stale mark.
+func New(c *tmuxctl.Client, o Options) (*Hub, error) {
+	if o.BufferBytes <= 0 {
+		o.BufferBytes = 1 << 20
+	}
+	if o.Idle <= 0 {
+		o.Idle = 10 * time.Minute
+	}
+	if o.ExitGrace <= 0 {
+		o.ExitGrace = 10 * time.Minute
+	}
+	pid := strconv.Itoa(os.Getpid())
+	dir, err := os.MkdirTemp("", instanceDirPrefix+pid+"-")
+	if err != nil {
+		return nil, fmt.Errorf("making a private directory: %w", err)
+	}
+	h := &Hub{
+		client: c, opts: o, id: pid + "." + randomHex(6), dir: dir,
+		swept: make(chan struct{}), done: make(chan struct{}),
+		streams: map[tmuxctl.PaneID]*Stream{}, pending: map[tmuxctl.PaneID]chan struct{}{},
+		byGen: map[[16]byte]*Stream{}, graveyard: map[[16]byte]Failure{}, feeders: map[*Stream]bool{},
+	}
+	h.exits = newExitTracker(h)
+	h.goFunc(func() {
+		defer close(h.swept)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		h.sweep(ctx)
+	})
+	return h, nil
+}
+
+// Exits returns the hub's exit tracker.
+func (h *Hub) Exits() *ExitTracker { return h.exits }
+
+// Dir returns the hub's private directory (mode 0700), removed by Close.
+func (h *Hub) Dir() string { return h.dir }
+
+// goFunc runs f in a goroutine that Close waits for. Once Close has
+// started waiting (a timer firing late, say), f does not run.
+func (h *Hub) goFunc(f func()) (started bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.stopped {
+		return false
+	}
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		f()
+	}()
+	return true
+}
+
+// ready waits for the start-up sweep.
+func (h *Hub) ready(ctx context.Context) error {
+	select {
+	case <-h.swept:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Watch returns the stream of pane p, starting it if needed. Output the
+// pane prints after Watch returns is always in the stream. The stream of a
+// pane that died is returned as long as it is valid, so its last output can
+// still be read.
+func (h *Hub) Watch(ctx context.Context, p tmuxctl.PaneID) (*Stream, error) {
+	return h.watch(ctx, p, tmuxctl.Gate{})
+}
+
+// WatchPiped starts the stream of a pane this server created for a program
+// that has not started yet (see [tmuxctl.Client.StartGated]). With a gate
+// that acks, the stream signals the gate's channel when it reads the
+// program's exit marker, so the program's shell can end knowing that every
+// byte the program printed was read.
+func (h *Hub) WatchPiped(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*Stream, error) {
+	return h.watch(ctx, p, gate)
+}
+
+func (h *Hub) watch(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*Stream, error) {
+	if err := h.ready(ctx); err != nil {
+		return nil, err
+	}
+	// One set-up per pane at a time: a second pipe-pane would find the
+	// first one's pipe and call the pane taken.
+	for {
+		h.mu.Lock()
+		if h.closed {
+			h.mu.Unlock()
+			return nil, ErrHubClosed
+		}
+		wait, busy := h.pending[p]
+		if !busy {
+			h.pending[p] = make(chan struct{})
+			h.mu.Unlock()
+			break
+		}
+		h.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	defer func() {
+		h.mu.Lock()
+		close(h.pending[p])
+		delete(h.pending, p)
+		h.mu.Unlock()
+	}()
+
+	old := h.stream(p)
+	if old != nil && old.valid() && !old.isDead() && gate.AckChannel == "" {
+		return old, nil
+	}
+	s, err := h.startStream(ctx, p, gate)
+	var nf *tmuxctl.NotFoundError
+	switch {
+	case errors.As(err, &nf) && old != nil && old.valid():
+		return old, nil // gone, but its output is still readable
+	case err != nil:
+		return nil, err
+	case s.isDead() && old != nil && old.valid() && old.isDead():
+		s.fail(HubClosed) // never registered: the old dead stream stands
+		return old, nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		s.fail(HubClosed)
+		return nil, ErrHubClosed
+	}
+	if old != nil {
+		h.retireLocked(old, TopologyChanged) // a dead pane that lives again
+	}
+	h.streams[p] = s
+	h.byGen[s.gen] = s
+	s.touch()
+	return s, nil
+}
+
+// startStream pipes pane p into a new FIFO and starts its reader. A dead
+// pane gets a stream that is dead from the start.
+func (h *Hub) startStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*Stream, error) {
+	h.mu.Lock()
+	h.seq++
+	path := fmt.Sprintf("%s/pane%s-%d", h.dir, p[1:], h.seq)
+	h.mu.Unlock()
+	f, err := h.newFIFO(path)
+	if err != nil {
+		return nil, err
+	}
+	s := newStream(h, p, h.opts.BufferBytes)
+	s.mark = h.id + "." + randomHex(4)
+	for attempt := 0; ; attempt++ {
+		pane, opened, err := h.client.OpenPipe(ctx, p, relayCommand(path), s.mark)
+		var taken *tmuxctl.PipeTakenError
+		if errors.As(err, &taken) && attempt == 0 && h.ownMark(taken.Mark) {
+			// A pipe of ours whose stream has ended but which is not
+			// closed yet: close it and try again.
+			h.client.ClosePipe(ctx, p, taken.Mark)
+			continue
+		}
+		if err != nil || !opened {
+			f.abandon()
+			if err == nil && pane.Dead {
+				s.pipeEnded = true
+				s.markDead()
+				return s, nil
+			}
+			if err == nil {
+				err = fmt.Errorf("pane %s: its pipe could not be opened", p)
+			}
+			return nil, err
+		}
+		break
+	}
+	h.mu.Lock()
+	h.feeders[s] = true
+	h.mu.Unlock()
+	if !h.goFunc(func() { h.feed(s, f, gate) }) {
+		h.mu.Lock()
+		delete(h.feeders, s)
+		h.mu.Unlock()
+		h.client.ClosePipe(ctx, p, s.mark)
+		f.abandon()
+		return nil, ErrHubClosed
+	}
+	return s, nil
+}
+
+// ownMark reports whether a pipe or hold mark is this instance's.
+func (h *Hub) ownMark(mark string) bool {
+	return len(mark) > len(h.id) && mark[:len(h.id)] == h.id && mark[len(h.id)] == '.'
+}
+
+// relayCommand is the pipe-pane command that copies a pane's output into
+// fifo. It first writes its own process id on a line of its own, so that
+// the stream can end it if the pane dies and tmux will not close the pipe.
+func relayCommand(fifo string) string {
+	return "exec >" + tmuxctl.ShellQuote(fifo) + " && echo $$ && exec cat"
+}
+
+// Lookup finds the stream a cursor generation belongs to. For a
+// generation that ended recently it returns the reason.
+func (h *Hub) Lookup(gen [16]byte) (*Stream, Failure, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if s, ok := h.byGen[gen]; ok {
+		return s, "", true
+	}
+	if f, ok := h.graveyard[gen]; ok {
+		return nil, f, false
+	}
+	return nil, "", false
+}
+
+// ParseCursor splits a cursor into its stream generation and offset.
+func ParseCursor(cursor string) (gen [16]byte, off int64, err error) {
+	return parseCursor(cursor)
+}
+
+// stream returns the current stream of p, or nil.
+func (h *Hub) stream(p tmuxctl.PaneID) *Stream {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.streams[p]
+}
+
+// retireLocked removes a stream from the hub after it failed with f.
+func (h *Hub) retireLocked(s *Stream, f Failure) {
+	if h.streams[s.pane] == s {
+		delete(h.streams, s.pane)
+	}
+	delete(h.byGen, s.gen)
+	if len(h.graveyard) >= 1024 {
+		for g := range h.graveyard { // forget an arbitrary old one
+			delete(h.graveyard, g)
+			break
+		}
+	}
+	h.graveyard[s.gen] = f
+}
+
+// end retires stream s with failure f and closes its pipe.
+func (h *Hub) end(s *Stream, f Failure) {
+	h.mu.Lock()
+	h.retireLocked(s, f)
+	h.mu.Unlock()
+	s.fail(f)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	h.closePipe(ctx, s)
+}
+
+// expire ends a stream nobody has read for the idle limit.
+func (h *Hub) expire(s *Stream) {
+	if !s.idleExpired() {
+		return
+	}
+	h.goFunc(func() { h.end(s, Expired) })
+}
+
+// Close ends every stream with [HubClosed] and closes their pipes, ends
+// every hold (putting the user's remain-on-exit back), removes the hook
+// entry, and waits for every goroutine it started.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	h.closed = true
+	close(h.done)
+	streams := make([]*Stream, 0, len(h.streams))
+	for _, s := range h.streams {
+		streams = append(streams, s)
+		h.retireLocked(s, HubClosed)
+	}
+	listener := h.listener
+	h.mu.Unlock()
+
+	<-h.swept
+	h.exits.close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	limit := make(chan struct{}, 8)
+	for _, s := range streams {
+		s.fail(HubClosed)
+		wg.Add(1)
+		limit <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-limit }()
+			h.closePipe(ctx, s)
+		}()
+	}
+	wg.Wait()
+	if listener != nil {
+		listener.stop(ctx)
+	}
+	h.waitGoroutines(5 * time.Second)
+	os.RemoveAll(h.dir)
+}
+
+// waitGoroutines waits for the hub's goroutines, unblocking FIFO readers
+// whose relay never connected.
+func (h *Hub) waitGoroutines(patience time.Duration) {
+	h.mu.Lock()
+	h.stopped = true
+	h.mu.Unlock()
+	finished := make(chan struct{})
+	go func() {
+		h.wg.Wait()
+		close(finished)
+	}()
+	select {
+	case <-finished:
+		return
+	case <-time.After(patience):
+	}
+	h.mu.Lock()
+	for s := range h.feeders {
+		s.stopReading()
+	}
+	h.mu.Unlock()
+	<-finished
+}
+
+// randomHex returns 2n random hex digits.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,340 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+)
+
+// A fifo is a named pipe a pane's relay writes into. Opening it to read
+// blocks until the relay opens it to write, so the opening happens in a
+// goroutine of its own.
+type fifo struct {
+	path   string
+	opened chan *os.File // receives the open FIFO; closed if it never opens
+}
+
+// newFIFO makes the FIFO at path (mode 0600) and starts opening it.
+func (h *Hub) newFIFO(path string) (*fifo, error) {
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		return nil, &os.PathError{Op: "mkfifo", Path: path, Err: err}
+	}
+	f := &fifo{path: path, opened: make(chan *os.File, 1)}
+	started := h.goFunc(func() {
+		file, err := os.OpenFile(path, os.O_RDONLY, 0)
+		if err != nil {
+			close(f.opened)
+			return
+		}
+		f.opened <- file
+	})
+	if !started {
+		os.Remove(path)
+		return nil, ErrHubClosed
+	}
+	return f, nil
+}
+
+// abandon gives up a FIFO no relay will ever open: the pending open is
+// released (it then reads EOF at once) and the file removed.
+func (f *fifo) abandon() {
+	unblock(f.path)
+	if file, ok := <-f.opened; ok {
+		file.Close()
+	}
+	os.Remove(f.path)
+}
+
+// unblock opens path for writing and closes it, so a reader blocked
+// opening it goes on (and then reads EOF).
+func unblock(path string) {
+	if w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+		w.Close()
+	}
+}
+
+// feed copies the FIFO into stream s until the pipe ends, then works out
+// why it ended. With a gate that acks, it signals the gate's channel when
+// the program's exit marker goes by.
+func (h *Hub) feed(s *Stream, f *fifo, gate tmuxctl.Gate) {
+	defer func() {
+		h.mu.Lock()
+		delete(h.feeders, s)
+		h.mu.Unlock()
+	}()
+	defer os.Remove(f.path)
+	file, ok := <-f.opened
+	if ok {
+		s.mu.Lock()
+		stopped := s.file == stoppedFile
+		if !stopped {
+			s.file = file
+		}
+		s.mu.Unlock()
+		if stopped {
+			file.Close()
+			ok = false
+		}
+	}
+	if ok {
+		h.copyPipe(s, file, gate)
+		file.Close()
+	}
+	s.mu.Lock()
+	s.pipeEnded = true
+	s.file = nil
+	s.mu.Unlock()
+	close(s.drained)
+	if s.valid() {
+		h.pipeClosed(s)
+	}
+}
+
+// stoppedFile marks a stream whose reader was told to stop before its
+// FIFO opened.
+var stoppedFile = new(os.File)
+
+// stopReading ends the FIFO reader of s without waiting for the relay:
+// used only at shutdown, after closing the pipe did not end it.
+func (s *Stream) stopReading() {
+	s.mu.Lock()
+	file := s.file
+	if file == nil {
+		s.file = stoppedFile
+	}
+	s.mu.Unlock()
+	if file != nil && file != stoppedFile {
+		file.Close()
+	}
+}
+
+// copyPipe reads the relay's pid line, then everything the pane prints.
+func (h *Hub) copyPipe(s *Stream, file *os.File, gate tmuxctl.Gate) {
+	buf := make([]byte, 64<<10)
+	var head []byte // the relay's pid line, until its newline
+	headDone := false
+	// The exit marker is looked for here, not only in the stream, which
+	// stops taking output once it fails (expired, hub closed): the
+	// program's shell waits for the ack whatever became of the stream.
+	var scan markerScanner
+	acked := !gate.Ack
+	for {
+		n, err := file.Read(buf)
+		data := buf[:n]
+		if !headDone && n > 0 {
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 && len(head)+n < 32 {
+				head = append(head, data...)
+				data = nil
+			} else {
+				if i < 0 {
+					i = 0
+				}
+				head = append(head, data[:i]...)
+				data = data[i+1:]
+				headDone = true
+				h.relayStarted(s, string(head))
+			}
+		}
+		if len(data) > 0 {
+			s.appendOutput(data)
+			for _, m := range scan.scan(data) {
+				if !acked && m.Nonce == gate.Nonce && m.Kind == "exit" {
+					acked = true
+					h.ack(gate.AckChannel)
+				}
+			}
+		}
+		if err != nil {
+			if err != io.EOF && !errors.Is(err, os.ErrClosed) {
+				s.markLost()
+			}
+			return
+		}
+	}
+}
+
+// relayStarted records the relay's process id, here and in the pane's
+// mark, so that a later instance can end it should this one die while
+// the pane is dead (tmux 3.4+ will not close a dead pane's pipe).
+func (h *Hub) relayStarted(s *Stream, line string) {
+	pid, err := strconv.Atoi(line)
+	if err != nil || pid <= 1 {
+		return
+	}
+	s.mu.Lock()
+	s.relayPID = pid
+	s.mu.Unlock()
+	h.goFunc(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h.client.RecordRelay(ctx, s.pane, s.mark, pid)
+	})
+}
+
+// ack releases a program's shell waiting on channel, trying a few times.
+func (h *Hub) ack(channel string) {
+	for attempt := 0; attempt < 5; attempt++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		err := h.client.Signal(ctx, channel)
+		cancel()
+		if err == nil || errors.Is(err, tmuxctl.ErrServerGone) {
+			return
+		}
+	}
+}
+
+// pipeClosed works out why the pipe of a valid stream ended: the pane
+// closed or died (the stream is dead, with every byte), the tmux server
+// went away, or someone else closed or replaced the pipe — then the
+// stream fails and the pipe, no longer ours, is never touched again.
+func (h *Hub) pipeClosed(s *Stream) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	pane, err := h.client.Pane(ctx, s.pane)
+	var nf *tmuxctl.NotFoundError
+	switch {
+	case errors.As(err, &nf):
+		s.markDead()
+		h.exits.notify(s.pane)
+	case err != nil:
+		h.retire(s, ConnectionLost)
+	case pane.Dead:
+		s.markDead()
+		h.client.UnmarkPipe(ctx, s.pane, s.mark)
+		h.exits.notify(s.pane)
+	default:
+		h.client.UnmarkPipe(ctx, s.pane, s.mark)
+		h.retire(s, ConnectionLost)
+	}
+}
+
+// retire ends stream s with failure f, leaving its pipe alone.
+func (h *Hub) retire(s *Stream, f Failure) {
+	h.mu.Lock()
+	h.retireLocked(s, f)
+	h.mu.Unlock()
+	s.fail(f)
+}
+
+// closePipe closes the pipe of stream s if it is still ours, and makes
+// sure its relay ends: on a dead pane tmux 3.4+ will not close the pipe,
+// so the relay is ended directly (it is known alive: the FIFO is still
+// open).
+func (h *Hub) closePipe(ctx context.Context, s *Stream) {
+	s.mu.Lock()
+	ended, relay := s.pipeEnded, s.relayPID
+	s.mu.Unlock()
+	if ended {
+		return
+	}
+	h.client.ClosePipe(ctx, s.pane, s.mark)
+	select {
+	case <-s.drained:
+		return
+	case <-time.After(200 * time.Millisecond):
+	case <-ctx.Done():
+	}
+	s.mu.Lock()
+	ended = s.pipeEnded
+	s.mu.Unlock()
+	if !ended && relay > 0 {
+		syscall.Kill(relay, syscall.SIGTERM)
+	}
+}
+
+// paneDied handles pane p found dead while it stays open (remain-on-exit):
+// its stream is marked dead once the pipe has delivered what tmux had
+// already read, and the exit tracker is told.
+func (h *Hub) paneDied(p tmuxctl.PaneID) {
+	h.streamDied(p)
+	h.exits.notify(p)
+}
+
+// streamDied starts settling the stream of dead pane p, if it has one.
+func (h *Hub) streamDied(p tmuxctl.PaneID) {
+	if s := h.stream(p); s != nil {
+		s.mu.Lock()
+		start := !s.dead && !s.dying && s.failure == ""
+		s.dying = true
+		s.mu.Unlock()
+		if start {
+			h.goFunc(func() { h.settle(s) })
+		}
+	}
+}
+
+// settleQuiet is how long a dead pane's pipe must stay quiet before its
+// stream is called dead. tmux hands a pane's last output to the pipe
+// before it marks the pane dead, but the relay may still be copying it.
+const settleQuiet = 30 * time.Millisecond
+
+// settle marks s dead once its pipe has been quiet for settleQuiet (a
+// second at most), then closes the pipe: a dead pane prints no more.
+func (h *Hub) settle(s *Stream) {
+	deadline := time.Now().Add(time.Second)
+	for {
+		s.mu.Lock()
+		quietFor := time.Since(s.lastData)
+		s.mu.Unlock()
+		if quietFor >= settleQuiet || time.Now().After(deadline) {
+			break
+		}
+		select {
+		case <-s.drained:
+		case <-time.After(settleQuiet - quietFor):
+		case <-h.done:
+		}
+	}
+	s.markDead()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	h.closePipe(ctx, s)
+}
+
+// CheckPane asks tmux whether pane p has died or gone, for waiters that
+// must not rely on the death hook alone (read-only mode sets none). It
+// changes nothing in tmux.
+func (h *Hub) CheckPane(ctx context.Context, p tmuxctl.PaneID) {
+	pane, err := h.client.Pane(ctx, p)
+	var nf *tmuxctl.NotFoundError
+	switch {
+	case errors.As(err, &nf):
+		if s := h.stream(p); s != nil {
+			select {
+			case <-s.Drained(): // the pipe's end marks it dead
+			case <-time.After(time.Second):
+				s.markDead()
+			case <-ctx.Done():
+			}
+		}
+		h.exits.notify(p)
+	case err == nil && pane.Dead:
+		h.paneDied(p)
+	}
+}
+
+// Sync waits until output tmux had read from pane of s before a death is
+// in the stream: once the stream is dead (settled) or its pipe drained.
+func (h *Hub) Sync(ctx context.Context, s *Stream) {
+	for {
+		changed := s.Changed()
+		if s.isDead() || !s.valid() {
+			return
+		}
+		select {
+		case <-changed:
+		case <-s.Drained():
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}

@@ -1,0 +1,141 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+)
+
+// instanceDirPrefix starts the name of every instance's private directory
+// in the temporary directory: tmux-mcp-<pid>-<random>.
+const instanceDirPrefix = "tmux-mcp-"
+
+// sweep undoes what instances that no longer run left in tmux and in the
+// temporary directory. Everything it touches carries a dead process id
+// in a mark this package wrote; nothing else is touched.
+func (h *Hub) sweep(ctx context.Context) {
+	h.sweepDirs()
+	panes, err := h.client.ListPanes(ctx, tmuxctl.PaneScope{})
+	if err != nil {
+		return // no server: nothing of anyone's is left in it
+	}
+	for _, p := range panes {
+		if p.PipeMark != "" && !markAlive(p.PipeMark) {
+			h.sweepPipe(ctx, p)
+		}
+		if p.HoldMark != "" {
+			if hold, ok := tmuxctl.ParseHold(p.HoldMark); ok && !markAlive(hold.Mark) {
+				h.sweepHold(ctx, p, hold)
+			}
+		}
+	}
+	entries, err := h.client.Hooks(ctx, "pane-died")
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		i := strings.Index(e.Command, deathChannelPrefix)
+		if i < 0 {
+			continue
+		}
+		channel := strings.Fields(e.Command[i:])[0]
+		channel = strings.Trim(channel, `"'`)
+		if pid, ok := deathChannelOwner(channel); ok && !processAlive(pid) {
+			h.client.UnsetHook(ctx, "pane-died", e.Index)
+			// Release a listener the dead instance left queued in tmux.
+			h.client.Signal(ctx, channel)
+		}
+	}
+}
+
+// sweepPipe closes the pipe of a dead instance's stream. On a dead pane
+// tmux 3.4+ keeps the pipe, so the relay recorded in the mark is ended.
+func (h *Hub) sweepPipe(ctx context.Context, p tmuxctl.Pane) {
+	h.client.ClosePipe(ctx, p.ID, p.PipeMark)
+	if !p.Dead {
+		return
+	}
+	f := strings.Split(p.PipeMark, ".")
+	if len(f) == 4 {
+		if relay, err := strconv.Atoi(f[3]); err == nil && relay > 1 && p.Piped {
+			syscall.Kill(relay, syscall.SIGTERM)
+		}
+	}
+}
+
+// sweepHold puts back the remain-on-exit a dead instance's hold replaced,
+// and closes the pane if it died meanwhile and would have closed.
+func (h *Hub) sweepHold(ctx context.Context, p tmuxctl.Pane, hold tmuxctl.Hold) {
+	if err := h.client.ReleaseHold(ctx, p.ID, hold); err != nil || !p.Dead {
+		return
+	}
+	closeIfWouldHave(ctx, h.client, p)
+}
+
+// closeIfWouldHave closes dead pane p if its own remain-on-exit setting
+// would have closed it (as it is now that any hold is released).
+func closeIfWouldHave(ctx context.Context, c *tmuxctl.Client, p tmuxctl.Pane) {
+	v, err := c.PaneValue(ctx, p.ID, "remain-on-exit")
+	if err != nil {
+		return
+	}
+	failed := p.ExitSignal != nil || p.ExitStatus != nil && *p.ExitStatus != 0
+	if v == "on" || v == "failed" && failed {
+		return
+	}
+	c.KillDeadPane(ctx, p.ID, p.PID)
+}
+
+// sweepDirs removes the private directories of instances that no longer
+// run.
+func (h *Hub) sweepDirs() {
+	matches, _ := filepath.Glob(filepath.Join(os.TempDir(), instanceDirPrefix+"[0-9]*"))
+	for _, dir := range matches {
+		if dir == h.dir {
+			continue
+		}
+		rest := strings.TrimPrefix(filepath.Base(dir), instanceDirPrefix)
+		pidText, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || processAlive(pid) {
+			continue
+		}
+		if fi, err := os.Lstat(dir); err == nil && fi.IsDir() && ownedByMe(fi) {
+			os.RemoveAll(dir)
+		}
+	}
+}
+
+// markAlive reports whether the instance a mark names ("<pid>.…") still
+// runs.
+func markAlive(mark string) bool {
+	pidText, _, _ := strings.Cut(mark, ".")
+	pid, err := strconv.Atoi(pidText)
+	if err != nil || pid <= 0 {
+		return false // not a mark we could have written: treat as stale
+	}
+	return processAlive(pid)
+}
+
+// processAlive reports whether a process with this id exists. (A process
+// id reused by an unrelated program reads as alive: its marks then stay
+// until that program ends, which errs on the side of touching nothing.)
+func processAlive(pid int) bool {
+	if pid == os.Getpid() {
+		return true
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// ownedByMe reports whether a file belongs to this user.
+func ownedByMe(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Getuid()
+}

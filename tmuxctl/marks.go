@@ -1,0 +1,301 @@
+package tmuxctl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Pane user options that record, in tmux itself, what tmux-mcp changed in
+// a pane, so that any later instance can undo it if the one that made the
+// change died without cleaning up (SIGKILL, a crash, a lost machine).
+const (
+	// PipeOption marks a pane whose pipe-pane is tmux-mcp's. Its value is
+	// the stream's mark ("<pid>.<id>"), then ".<relay pid>" once known.
+	PipeOption = "@tmux-mcp-pipe"
+	// HoldOption marks a pane held open for its exit status. Its value is
+	// the hold's mark ("<pid>.<id>"), a space, and the pane's own
+	// remain-on-exit before the hold ("-" when it had none of its own).
+	HoldOption = "@tmux-mcp-hold"
+)
+
+// A PipeTakenError means a pane already has a pipe-pane that is not this
+// stream's: a person's logging pipe, or another tmux-mcp's stream.
+type PipeTakenError struct {
+	Pane PaneID
+	Mark string // the pane's PipeOption, if the pipe is another tmux-mcp's
+}
+
+func (e *PipeTakenError) Error() string {
+	if e.Mark != "" {
+		pid, _, _ := strings.Cut(e.Mark, ".")
+		return fmt.Sprintf("pane %s is already watched by another tmux-mcp (pid %s) through its pipe-pane; tmux allows one pipe per pane", e.Pane, pid)
+	}
+	return fmt.Sprintf("pane %s already has a pipe-pane of someone else's (for example a logging pipe); tmux allows one pipe per pane and tmux-mcp never replaces it — close it with `tmux pipe-pane -t %s` to let tmux-mcp watch the pane", e.Pane, e.Pane)
+}
+
+// OpenPipe pipes the output of pane p (pipe-pane -O) into the shell
+// command relay and marks the pipe as mark — only if the pane is alive and
+// has no pipe yet. The check and the opening are one tmux command list, so
+// an existing pipe is never closed: pipe-pane always closes the old pipe
+// first, and its -o flag would then open nothing.
+//
+// It returns the pane as it is afterwards. opened is false when the pane
+// is dead (nothing to pipe) or already had a pipe ([PipeTakenError]).
+func (c *Client) OpenPipe(ctx context.Context, p PaneID, relay, mark string) (pane Pane, opened bool, err error) {
+	target := string(p)
+	open := quoteCommands(
+		[]string{"pipe-pane", "-O", "-t", target, expandedLiterally(relay)},
+		[]string{"set-option", "-p", "-t", target, PipeOption, mark},
+	)
+	spec, fieldSep, rowSep := paneFormat.layout()
+	out, err := c.commands(ctx,
+		[]string{"if-shell", "-F", "-t", target, "#{?pane_pipe,0,#{?pane_dead,0,1}}", open},
+		[]string{"list-panes", "-F", spec, "-t", target},
+	)
+	if err != nil {
+		return Pane{}, false, err
+	}
+	rows, err := paneFormat.parse(out, fieldSep, rowSep)
+	if err != nil {
+		return Pane{}, false, err
+	}
+	for _, r := range rows {
+		if pane := paneFrom(r); pane.ID == p {
+			switch {
+			case pane.PipeMark == mark:
+				return pane, true, nil
+			case pane.Piped:
+				return pane, false, &PipeTakenError{Pane: p, Mark: pane.PipeMark}
+			}
+			return pane, false, nil
+		}
+	}
+	return Pane{}, false, &NotFoundError{Kind: "pane", ID: target}
+}
+
+// ClosePipe closes pane p's pipe and removes its mark, if the pipe is still
+// the one marked mark (a prefix of the option's value). A pipe someone put
+// in its place is left alone. tmux 3.4 and later refuse pipe-pane on a
+// dead pane, so there only the mark goes: the caller ends the relay.
+func (c *Client) ClosePipe(ctx context.Context, p PaneID, mark string) error {
+	target := string(p)
+	ours := "#{m:" + mark + "*,#{" + PipeOption + "}}"
+	_, err := c.commands(ctx,
+		[]string{"if-shell", "-F", "-t", target, "#{?pane_dead,0," + ours + "}", quoteCommands([]string{"pipe-pane", "-t", target})},
+		[]string{"if-shell", "-F", "-t", target, ours, quoteCommands([]string{"set-option", "-p", "-u", "-t", target, PipeOption})},
+	)
+	return err
+}
+
+// UnmarkPipe removes pane p's pipe mark if it is still mark, leaving the
+// pipe itself alone (it is not ours any more).
+func (c *Client) UnmarkPipe(ctx context.Context, p PaneID, mark string) error {
+	target := string(p)
+	_, err := c.command(ctx, "if-shell", "-F", "-t", target, "#{m:"+mark+"*,#{"+PipeOption+"}}",
+		quoteCommands([]string{"set-option", "-p", "-u", "-t", target, PipeOption}))
+	return err
+}
+
+// RecordRelay adds the relay's process id to pane p's pipe mark, so that a
+// later instance can end the relay if this one dies while the pane is dead.
+func (c *Client) RecordRelay(ctx context.Context, p PaneID, mark string, pid int) error {
+	target := string(p)
+	_, err := c.command(ctx, "if-shell", "-F", "-t", target, "#{==:#{"+PipeOption+"},"+mark+"}",
+		quoteCommands([]string{"set-option", "-p", "-t", target, PipeOption, mark + "." + strconv.Itoa(pid)}))
+	return err
+}
+
+// A Hold is what [Client.HoldOpen] found and did.
+type Hold struct {
+	// Mark is the hold mark now on the pane: the caller's, or that of
+	// another instance that held the pane first.
+	Mark string
+	// Prev is the pane's own remain-on-exit before any hold; PrevSet
+	// is false when it had none of its own.
+	Prev    string
+	PrevSet bool
+}
+
+// Ours reports whether the hold is the one marked mark.
+func (h Hold) Ours(mark string) bool { return h.Mark == mark }
+
+// HoldOpen turns pane p's remain-on-exit on, so that tmux keeps its exit
+// status, and records mark and the pane's own previous value in
+// [HoldOption] — unless the pane is already held (by another instance),
+// whose record is then kept and returned.
+func (c *Client) HoldOpen(ctx context.Context, p PaneID, mark string) (Hold, error) {
+	target := string(p)
+	if _, err := c.Pane(ctx, p); err != nil { // show-options succeeds for a missing pane
+		return Hold{}, err
+	}
+	prev, prevSet, err := c.PaneOption(ctx, p, "remain-on-exit")
+	if err != nil {
+		return Hold{}, err
+	}
+	record := "-"
+	if prevSet {
+		record = "=" + prev
+	}
+	out, err := c.commands(ctx,
+		[]string{"if-shell", "-F", "-t", target, "#{?#{" + HoldOption + "},0,1}",
+			quoteCommands([]string{"set-option", "-p", "-t", target, HoldOption, mark + " " + record})},
+		[]string{"set-option", "-p", "-t", target, "remain-on-exit", "on"},
+		[]string{"display-message", "-p", "-t", target, "#{" + HoldOption + "}"},
+	)
+	if err != nil {
+		return Hold{}, err
+	}
+	h, ok := ParseHold(strings.TrimSuffix(out, "\n"))
+	if !ok {
+		return Hold{}, fmt.Errorf("holding pane %s: its %s reads %q", p, HoldOption, truncate(out, 80))
+	}
+	return h, nil
+}
+
+// ParseHold reads a [HoldOption] value.
+func ParseHold(v string) (Hold, bool) {
+	mark, rest, ok := strings.Cut(v, " ")
+	if !ok || mark == "" {
+		return Hold{}, false
+	}
+	if rest == "-" {
+		return Hold{Mark: mark}, true
+	}
+	if prev, ok := strings.CutPrefix(rest, "="); ok {
+		return Hold{Mark: mark, Prev: prev, PrevSet: true}, true
+	}
+	return Hold{}, false
+}
+
+// ReleaseHold puts pane p's own remain-on-exit back and removes the hold
+// mark, if the pane is still held under h's mark: a pane of a restarted
+// tmux server that reuses the id is not touched.
+func (c *Client) ReleaseHold(ctx context.Context, p PaneID, h Hold) error {
+	target := string(p)
+	restore := []string{"set-option", "-p", "-u", "-t", target, "remain-on-exit"}
+	if h.PrevSet {
+		restore = []string{"set-option", "-p", "-t", target, "remain-on-exit", h.Prev}
+	}
+	_, err := c.command(ctx, "if-shell", "-F", "-t", target, "#{m:"+h.Mark+" *,#{"+HoldOption+"}}",
+		quoteCommands(restore, []string{"set-option", "-p", "-u", "-t", target, HoldOption}))
+	return err
+}
+
+// KillDeadPane closes pane p if it is dead and its process id is still pid
+// (a pane of a restarted server that reuses the id is left alone).
+func (c *Client) KillDeadPane(ctx context.Context, p PaneID, pid int) error {
+	target := string(p)
+	_, err := c.command(ctx, "if-shell", "-F", "-t", target, "#{?pane_dead,#{==:#{pane_pid},"+strconv.Itoa(pid)+"},0}",
+		quoteCommands([]string{"kill-pane", "-t", target}))
+	return err
+}
+
+// A HookEntry is one entry of a global hook array.
+type HookEntry struct {
+	Index   int
+	Command string // as show-hooks prints it
+}
+
+var hookLine = regexp.MustCompile(`^([a-z-]+)\[(\d+)\] (.*)$`)
+
+// Hooks returns the entries of the global hook array name.
+func (c *Client) Hooks(ctx context.Context, name string) ([]HookEntry, error) {
+	out, err := c.command(ctx, "show-hooks", "-g", name)
+	if err != nil {
+		return nil, err
+	}
+	var entries []HookEntry
+	for _, line := range strings.Split(out, "\n") {
+		m := hookLine.FindStringSubmatch(line)
+		if m == nil || m[1] != name {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		entries = append(entries, HookEntry{Index: n, Command: m[3]})
+	}
+	return entries, nil
+}
+
+// SetHook sets entry index of the global hook array name to a command
+// that signals channel (wait-for -S): the only hook command tmux-mcp uses.
+func (c *Client) SetHook(ctx context.Context, name string, index int, channel string) error {
+	if !safeChannel.MatchString(channel) {
+		return errors.New("hook channel names must be letters, digits, '.', '_' and '-'")
+	}
+	_, err := c.command(ctx, "set-hook", "-g", name+"["+strconv.Itoa(index)+"]", "wait-for -S "+channel)
+	return err
+}
+
+var safeChannel = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+
+// UnsetHook removes entry index of the global hook array name.
+func (c *Client) UnsetHook(ctx context.Context, name string, index int) error {
+	_, err := c.command(ctx, "set-hook", "-g", "-u", name+"["+strconv.Itoa(index)+"]")
+	return err
+}
+
+// ServerPID returns the tmux server's process id.
+func (c *Client) ServerPID(ctx context.Context) (int, error) {
+	out, err := c.command(ctx, "display-message", "-p", "#{pid}")
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(strings.TrimSpace(out))
+}
+
+// quoteCommands writes commands in tmux's command language, for commands
+// that tmux parses later (if-shell): every argument is quoted so that it
+// reaches the command as it is, and the commands are joined with " ; ".
+func quoteCommands(cmds ...[]string) string {
+	var b strings.Builder
+	for i, argv := range cmds {
+		if i > 0 {
+			b.WriteString(" ; ")
+		}
+		for j, a := range argv {
+			if j > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(quoteWord(a))
+		}
+	}
+	return b.String()
+}
+
+// quoteWord quotes one argument for tmux's command parser: in single
+// quotes, where nothing is special, unless it holds a single quote or a
+// line break; then in double quotes with \ " $ escaped (and ~ cannot
+// expand inside quotes).
+func quoteWord(a string) string {
+	if !strings.ContainsAny(a, "'\n\r") {
+		return "'" + a + "'"
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range a {
+		switch r {
+		case '\\', '"', '$':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// expandedLiterally escapes s for an argument that tmux expands with
+// strftime and then as a format (pipe-pane's and run-shell's commands), so
+// that what runs is exactly s: "%" and "#" are doubled.
+func expandedLiterally(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "%", "%%"), "#", "##")
+}
