@@ -110,14 +110,28 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if fs.NArg() > 0 {
 		errs = append(errs, fmt.Errorf("unexpected argument %q; tmux-mcp takes only flags", fs.Arg(0)))
 	}
-	if c.waitCeilingMs <= 0 {
-		errs = append(errs, fmt.Errorf("--wait-ceiling must be positive, got %d", c.waitCeilingMs))
+	// Every number is range-checked here, so no handler can overflow one
+	// after doing its work (a ceiling of 1e13 ms once wrapped negative).
+	for _, r := range []struct {
+		name      string
+		v, lo, hi int
+	}{
+		{"--wait-ceiling (ms)", c.waitCeilingMs, 1, 24 * 3600 * 1000},
+		{"--max-lines", c.maxLines, 1, 1_000_000},
+		{"--max-bytes", c.maxBytes, 1, 64 << 20},
+		{"--stream-buffer", c.streamBuffer, 1024, 1 << 30},
+	} {
+		if r.v < r.lo || r.v > r.hi {
+			errs = append(errs, fmt.Errorf("%s must be from %d to %d, got %d", r.name, r.lo, r.hi, r.v))
+		}
 	}
-	if c.maxLines <= 0 || c.maxBytes <= 0 || c.streamBuffer <= 0 {
-		errs = append(errs, errors.New("--max-lines, --max-bytes and --stream-buffer must be positive"))
-	}
-	if c.streamIdle <= 0 || c.exitGrace <= 0 {
-		errs = append(errs, errors.New("--stream-idle and --exit-grace must be positive durations"))
+	for _, r := range []struct {
+		name string
+		v    time.Duration
+	}{{"--stream-idle", c.streamIdle}, {"--exit-grace", c.exitGrace}} {
+		if r.v <= 0 || r.v > 7*24*time.Hour {
+			errs = append(errs, fmt.Errorf("%s must be a positive duration of at most 168h, got %v", r.name, r.v))
+		}
 	}
 	if _, err := tools.ParseTier(c.safety); err != nil {
 		errs = append(errs, err)

@@ -144,34 +144,29 @@ func (g *guardedStdio) handleLine(line []byte) {
 	}
 }
 
-// requestIDs decodes a line as one JSON-RPC message or a batch and returns
-// the ids of the requests in it (notifications and responses have none).
+// requestIDs decodes a line as one JSON-RPC message and returns the id of
+// the request in it (notifications and responses have none). A batch is
+// refused here: the SDK ends the whole session on one (MCP dropped JSON-RPC
+// batching in 2025-06-18), and one line must never cost the calls in
+// flight.
 func requestIDs(line []byte) ([]string, error) {
-	var raws []json.RawMessage
 	if line[0] == '[' {
-		if err := json.Unmarshal(line, &raws); err != nil {
-			return nil, err
+		if !json.Valid(line) {
+			return nil, errors.New("not valid JSON")
 		}
-		if len(raws) == 0 {
-			return nil, errEmptyBatch
-		}
-	} else {
-		raws = []json.RawMessage{line}
+		return nil, errBatch
 	}
-	var ids []string
-	for _, raw := range raws {
-		msg, err := jsonrpc.DecodeMessage(raw)
-		if err != nil {
-			return nil, err
-		}
-		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
-			ids = append(ids, idKey(req.ID))
-		}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return nil, err
 	}
-	return ids, nil
+	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+		return []string{idKey(req.ID)}, nil
+	}
+	return nil, nil
 }
 
-var errEmptyBatch = errors.New("empty batch")
+var errBatch = errors.New("JSON-RPC batches are not supported (MCP removed batching in 2025-06-18); send one message per line")
 
 func idKey(id jsonrpc.ID) string { return fmt.Sprintf("%T:%v", id.Raw(), id.Raw()) }
 
