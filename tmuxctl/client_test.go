@@ -318,3 +318,24 @@ func TestHostileKeysArriveExactly(t *testing.T) {
 		t.Errorf("a NUL byte must be refused clearly, got %v", err)
 	}
 }
+
+// TestStoredSessionName checks storedSessionName against the names tmux
+// itself stores, on the tmux under test (3.7 refuses such names).
+func TestStoredSessionName(t *testing.T) {
+	c, sock := client(t)
+	ctx := context.Background()
+	for _, name := range []string{"build\\x", "tab\there", "a:b.c", "nl\nx", "bell\a", "ünï", "del\x7f", "bad\xffutf"} {
+		if _, err := c.NewSession(ctx, NewSessionOptions{Name: name}); err != nil {
+			if strings.Contains(err.Error(), "invalid session name") {
+				continue // tmux 3.7 and later
+			}
+			t.Fatalf("new-session %q: %v", name, err)
+		}
+		found, err := c.sessionByName(ctx, name)
+		if err != nil {
+			t.Errorf("session %q not found by its name: %v (tmux lists %q)", name, err, tmuxtest.Run(t, sock, "list-sessions", "-F", "#{session_name}"))
+			continue
+		}
+		tmuxtest.Run(t, sock, "kill-session", "-t", string(found.ID))
+	}
+}

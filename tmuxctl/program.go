@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strings"
+	"unicode/utf8"
 )
 
 // ProgramSession is the session where programs go that are given no
@@ -103,13 +105,49 @@ func (c *Client) sessionByName(ctx context.Context, name string) (Session, error
 	if err != nil {
 		return Session{}, err
 	}
+	stored := storedSessionName(name)
 	for _, s := range sessions {
-		if s.Name == name {
+		if s.Name == name || s.Name == stored {
 			return s, nil
 		}
 	}
 	return Session{}, &NotFoundError{Kind: "session", ID: name}
 }
+
+// storedSessionName is name as tmux stores a session name (3.2a–3.6:
+// session_check_name): ":" and "." become "_", and a backslash, control
+// characters and bytes that are not UTF-8 are written C-style or in octal
+// (strvis with VIS_OCTAL|VIS_CSTYLE|VIS_TAB|VIS_NL). tmux 3.7 keeps ":" and
+// "." and refuses the rest, so there a name is stored as it is.
+func storedSessionName(name string) string {
+	var b strings.Builder
+	for i := 0; i < len(name); {
+		r, size := utf8.DecodeRuneInString(name[i:])
+		c := name[i]
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, "\\%03o", c)
+		case size > 1:
+			b.WriteString(name[i : i+size])
+		case c == ':' || c == '.':
+			b.WriteByte('_')
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c >= 0x20 && c < 0x7f:
+			b.WriteByte(c)
+		case cStyle[c] != 0:
+			b.WriteByte('\\')
+			b.WriteByte(cStyle[c])
+		default:
+			fmt.Fprintf(&b, "\\%03o", c)
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// cStyle are the C escapes strvis uses with VIS_CSTYLE.
+var cStyle = [256]byte{'\n': 'n', '\t': 't', '\r': 'r', '\b': 'b', '\a': 'a', '\v': 'v', '\f': 'f'}
 
 // programSession returns [ProgramSession], creating it if needed. Its
 // first window only says what the session is for and stays, so the
