@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
@@ -337,5 +338,30 @@ func TestStoredSessionName(t *testing.T) {
 			continue
 		}
 		tmuxtest.Run(t, sock, "kill-session", "-t", string(found.ID))
+	}
+}
+
+// TestCommandErrorHidesSecretsAndBounds checks that an error repeating a
+// command shows no environment value and stays small.
+func TestCommandErrorHidesSecretsAndBounds(t *testing.T) {
+	c, _ := client(t)
+	ctx := context.Background()
+	_, err := c.NewSession(ctx, NewSessionOptions{Name: "main", Spawn: Spawn{Env: map[string]string{"API_TOKEN": "hunter2"}}})
+	if err == nil {
+		t.Fatal("a second session named main was made")
+	}
+	if msg := err.Error(); strings.Contains(msg, "hunter2") || !strings.Contains(msg, "API_TOKEN=…") {
+		t.Errorf("error %q shows the secret or hides the name", msg)
+	}
+	huge := strings.Repeat("ü", 1<<20)
+	err = c.SendKeys(ctx, "%0", huge, false, false)
+	if err == nil {
+		t.Skip("tmux took a 2 MiB key")
+	}
+	if n := len(err.Error()); n > 2048 {
+		t.Errorf("error for a 2 MiB argument is %d bytes long", n)
+	}
+	if !utf8.ValidString(err.Error()) {
+		t.Error("a cut error is not valid UTF-8")
 	}
 }

@@ -12,7 +12,27 @@ type CommandError struct {
 }
 
 func (e *CommandError) Error() string {
-	return strings.Join(e.Argv, " ") + ": " + e.Message
+	return strings.Join(shownArgv(e.Argv), " ") + ": " + truncate(e.Message, maxShown)
+}
+
+// maxShown bounds each argument and message an error repeats: a caller's
+// 15 MB key must not come back as a 15 MB error.
+const maxShown = 256
+
+// shownArgv is argv as errors show it: environment values (-e NAME=value)
+// hidden, since they are often secrets that must not land in an agent's
+// transcript, and every argument cut to maxShown bytes.
+func shownArgv(argv []string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		if i > 0 && argv[i-1] == "-e" {
+			if name, _, ok := strings.Cut(a, "="); ok {
+				a = name + "=…"
+			}
+		}
+		out[i] = truncate(a, maxShown)
+	}
+	return out
 }
 
 // ErrServerGone means no tmux server answers on the configured socket.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // A format is a list of tmux format variables to read per row, e.g.
@@ -66,9 +67,14 @@ func (c *Client) list(ctx context.Context, f format, argv ...string) ([]map[stri
 	return f.parse(out, fieldSep, rowSep)
 }
 
+// truncate cuts s to at most n bytes, on a character boundary, marking the
+// cut with "…".
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "…"
 }
