@@ -38,9 +38,14 @@ func (h *Handlers) WaitForText(ctx context.Context, in gen.WaitForTextInput) (ge
 		timeoutMs = *in.TimeoutMs
 	}
 	timeout := h.limits.clampMs(float64(timeoutMs))
-	w := &textWait{h: h, pane: pane, m: m, maxLines: h.limits.lines(in.MaxLines), timeout: timeout}
-
-	s, start, err := h.streamAt(ctx, pane, in.Cursor)
+	w := &textWait{h: h, pane: pane, m: m, maxLines: h.limits.lines(in.MaxLines), timeout: timeout,
+		deadline: time.Now().Add(timeout)}
+	// The wait's clock runs from here, setting up included: a tmux server
+	// that answers slowly (or not at all) cannot stretch the call past its
+	// timeout by much. Setting up gets a second at least.
+	sctx, cancel := context.WithDeadline(ctx, later(w.deadline, time.Now().Add(time.Second)))
+	defer cancel()
+	s, start, err := h.streamAt(sctx, pane, in.Cursor)
 	if noStream(err) && in.Cursor == nil {
 		note(ctx, "no_stream: %v", err)
 		return w.noStream(ctx), nil
@@ -49,7 +54,7 @@ func (h *Handlers) WaitForText(ctx context.Context, in gen.WaitForTextInput) (ge
 		return gen.WaitForTextOutput{}, h.explain(ctx, err)
 	}
 	pid := 0
-	if p, err := h.tmux.Pane(ctx, pane); err == nil {
+	if p, err := h.tmux.Pane(sctx, pane); err == nil {
 		pid = p.PID
 	}
 	w.pid = pid
@@ -64,6 +69,7 @@ type textWait struct {
 	m        *matcher
 	maxLines int
 	timeout  time.Duration
+	deadline time.Time // when the wait ends: timeout after the call began
 
 	acc       []byte // recent text; acc[0] is at stream offset accOff
 	accOff    int64
@@ -79,7 +85,7 @@ type textWait struct {
 func (w *textWait) run(ctx context.Context, s *live.Stream, start int64) gen.WaitForTextOutput {
 	release := s.Hold()
 	defer release()
-	wctx, cancel := w.h.waitContext(ctx, w.timeout)
+	wctx, cancel := w.h.waitContext(ctx, time.Until(w.deadline))
 	defer cancel()
 	defer reportProgress(ctx, w.timeout, "waiting for text in pane "+string(w.pane))()
 	w.start, w.pos, w.accOff = start, start, start
@@ -257,6 +263,14 @@ func (w *textWait) noStream(ctx context.Context) gen.WaitForTextOutput {
 	w.addScreen(ctx, &out, 0)
 	out.ReturnedBytes = len(out.Screen)
 	return out
+}
+
+// later returns the later of a and b.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // validPrefix cuts s to at most n bytes on a rune boundary.

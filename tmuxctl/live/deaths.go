@@ -69,7 +69,7 @@ func (h *Hub) listenForDeaths(ctx context.Context) {
 		close(l.ended)
 		return
 	}
-	lctx, cancel := context.WithCancel(context.Background())
+	lctx, cancel := context.WithCancel(h.ctx)
 	l.cancel = cancel
 	h.goFunc(func() { l.run(lctx) })
 }
@@ -124,7 +124,7 @@ func (l *deathListener) stop(ctx context.Context) {
 // checkDeaths looks at every pane once and handles the dead ones that are
 // watched or held.
 func (h *Hub) checkDeaths() {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
 	defer cancel()
 	panes, err := h.client.ListPanes(ctx, tmuxctl.PaneScope{})
 	if err != nil {

@@ -216,11 +216,11 @@ func (t *ExitTracker) release(p tmuxctl.PaneID) {
 	switch {
 	case exited:
 		t.mu.Unlock()
-		t.finish(p)
+		t.finish(t.hub.ctx, p)
 	case h.started:
 		t.mu.Unlock() // died() finishes it
 	default:
-		h.timer = time.AfterFunc(t.grace, func() { t.hub.goFunc(func() { t.finish(p) }) })
+		h.timer = time.AfterFunc(t.grace, func() { t.hub.goFunc(func() { t.finish(t.hub.ctx, p) }) })
 		t.mu.Unlock()
 	}
 }
@@ -233,7 +233,7 @@ func (t *ExitTracker) died(p tmuxctl.PaneID) {
 	if !ok {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(t.hub.ctx, 5*time.Second)
 	defer cancel()
 	if _, ok := t.record(ctx, p); !ok {
 		return // not dead after all, or not reaped yet: a wait or the grace will see to it
@@ -242,7 +242,7 @@ func (t *ExitTracker) died(p tmuxctl.PaneID) {
 	idle := h.waiters == 0
 	t.mu.Unlock()
 	if idle {
-		t.finish(p)
+		t.finish(t.hub.ctx, p)
 	}
 }
 
@@ -293,7 +293,7 @@ func (t *ExitTracker) Recorded(ctx context.Context, p tmuxctl.PaneID) (Exit, boo
 
 // finish ends the hold on p: the user's remain-on-exit comes back, and a
 // dead pane that would have closed is closed.
-func (t *ExitTracker) finish(p tmuxctl.PaneID) {
+func (t *ExitTracker) finish(ctx context.Context, p tmuxctl.PaneID) {
 	t.mu.Lock()
 	h, ok := t.held[p]
 	if !ok || h.waiters > 0 || h.finished != nil {
@@ -318,7 +318,7 @@ func (t *ExitTracker) finish(p tmuxctl.PaneID) {
 		return
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	// Read the status before the pane can go: once it is closed, it is lost.
 	_, exited := t.record(ctx, p)
@@ -340,8 +340,8 @@ func (t *ExitTracker) finish(p tmuxctl.PaneID) {
 }
 
 // close releases every hold at once, as at shutdown: user settings come
-// back and dead panes that would have closed are closed.
-func (t *ExitTracker) close() {
+// back and dead panes that would have closed are closed, within ctx.
+func (t *ExitTracker) close(ctx context.Context) {
 	t.mu.Lock()
 	t.closed = true
 	var panes []tmuxctl.PaneID
@@ -355,7 +355,7 @@ func (t *ExitTracker) close() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			t.finish(p)
+			t.finish(ctx, p)
 		}()
 	}
 	wg.Wait()

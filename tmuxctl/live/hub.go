@@ -37,7 +37,11 @@ type Hub struct {
 
 	swept chan struct{} // closed once the start-up sweep has run
 	done  chan struct{} // closed by Close
-	wg    sync.WaitGroup
+	// ctx bounds the tmux work of the hub's own goroutines; Close cancels
+	// it once it has cleaned up, so none of them outlives it.
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
 
 	mu        sync.Mutex // guards everything below; taken before any Stream.mu
 	closed    bool
@@ -50,6 +54,9 @@ type Hub struct {
 	listener  *deathListener       // nil until a death needs listening for
 	feeders   map[*Stream]bool     // streams whose FIFO reader runs, retired or not
 }
+
+// closeTimeout bounds all the tmux work of [Hub.Close].
+const closeTimeout = 5 * time.Second
 
 // ErrHubClosed is returned by a closed hub.
 var ErrHubClosed = errors.New("the stream hub is shut down")
@@ -78,10 +85,11 @@ func New(c *tmuxctl.Client, o Options) (*Hub, error) {
 		streams: map[tmuxctl.PaneID]*Stream{}, pending: map[tmuxctl.PaneID]chan struct{}{},
 		byGen: map[[16]byte]*Stream{}, graveyard: map[[16]byte]Failure{}, feeders: map[*Stream]bool{},
 	}
+	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.exits = newExitTracker(h)
 	h.goFunc(func() {
 		defer close(h.swept)
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(h.ctx, 20*time.Second)
 		defer cancel()
 		h.sweep(ctx)
 	})
@@ -308,7 +316,7 @@ func (h *Hub) end(s *Stream, f Failure) {
 	h.retireLocked(s, f)
 	h.mu.Unlock()
 	s.fail(f)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
 	defer cancel()
 	h.closePipe(ctx, s)
 }
@@ -340,10 +348,15 @@ func (h *Hub) Close() {
 	listener := h.listener
 	h.mu.Unlock()
 
-	<-h.swept
-	h.exits.close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// One deadline for all the clean-up, so a wedged tmux server cannot
+	// hold the process: what is not done by then, the next start sweeps.
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer cancel()
+	select {
+	case <-h.swept:
+	case <-ctx.Done():
+	}
+	h.exits.close(ctx)
 	var wg sync.WaitGroup
 	limit := make(chan struct{}, 8)
 	for _, s := range streams {
@@ -360,7 +373,8 @@ func (h *Hub) Close() {
 	if listener != nil {
 		listener.stop(ctx)
 	}
-	h.waitGoroutines(5 * time.Second)
+	h.cancel()
+	h.waitGoroutines(time.Second)
 	os.RemoveAll(h.dir)
 }
 
