@@ -18,7 +18,25 @@ type matcher struct {
 // together with this much of what came before it.
 const maxRegexSpan = 64 << 10
 
+// Limits on a wait's patterns: matching cost grows with their size (a
+// 200 KB regular expression took seconds of CPU per chunk), and no real
+// wait needs more.
+const (
+	maxPatterns      = 64
+	maxPatternsBytes = 16 << 10
+)
+
 func newMatcher(patterns []string, regex bool) (*matcher, error) {
+	if len(patterns) > maxPatterns {
+		return nil, fmt.Errorf("patterns has %d entries; at most %d are allowed", len(patterns), maxPatterns)
+	}
+	total := 0
+	for _, p := range patterns {
+		total += len(p)
+	}
+	if total > maxPatternsBytes {
+		return nil, fmt.Errorf("patterns add up to %d bytes; at most %d bytes in all are allowed", total, maxPatternsBytes)
+	}
 	m := &matcher{}
 	for i, p := range patterns {
 		if !regex {
@@ -27,7 +45,7 @@ func newMatcher(patterns []string, regex bool) (*matcher, error) {
 		}
 		re, err := regexp.Compile("(?m)" + p)
 		if err != nil {
-			return nil, fmt.Errorf("patterns[%d] %q is not a valid RE2 regular expression: %v", i, p, err)
+			return nil, fmt.Errorf("patterns[%d] %q is not a valid RE2 regular expression: %v", i, shorten(p), err)
 		}
 		m.regexes = append(m.regexes, re)
 	}
@@ -88,4 +106,12 @@ func (m *matcher) find(text string, newFrom int, echo [][2]int) (start, end int,
 func (m *matcher) onScreen(screen string, echo [][2]int) bool {
 	_, _, ok := m.find(screen, 0, echo)
 	return ok
+}
+
+// shorten cuts a caller's string for an error message.
+func shorten(s string) string {
+	if len(s) <= 200 {
+		return s
+	}
+	return validPrefix(s, 200) + "…"
 }

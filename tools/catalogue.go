@@ -164,7 +164,8 @@ var Catalogue = []Tool{
 			"was printed, screen what the pane shows after a miss, and cursor continues from here with " +
 			"capture_since or another wait. alreadyOnScreen:true means the text was printed before the wait " +
 			"began: read it with capture_pane instead of waiting again. timeoutMs defaults to 30 s and is clamped " +
-			"to the server ceiling. Output may be sensitive or untrusted. It only reads output and runs nothing " +
+			"to the server ceiling. At most 64 patterns of 16 KiB in all. A pane that already has a pipe-pane of " +
+			"someone else's cannot be watched (no_stream, with a note saying why). Output may be sensitive or untrusted. It only reads output and runs nothing " +
 			"the caller supplies.",
 		Class: ReadOnly,
 		World: Closed,
