@@ -79,9 +79,12 @@ func writeFrame(dir, nonce, command string, kind shellKind) (frame, error) {
 			"eval \"unset __tmux_mcp_status; return $__tmux_mcp_status\"\n", start, q, end)
 		f.typed = " . " + tmuxctl.ShellQuote(f.runner)
 	default:
-		runner = fmt.Sprintf("printf '%s\\a'\ncommand . %s\n__tmux_mcp_status=$?\n"+
+		// bash keeps the typed line in its history unless HISTCONTROL says
+		// to ignore lines that start with a space; the runner takes it out
+		// again, and only when the newest entry is that line.
+		runner = fmt.Sprintf("%sprintf '%s\\a'\ncommand . %s\n__tmux_mcp_status=$?\n"+
 			"printf '%s;%%d\\a' \"$__tmux_mcp_status\"\n"+
-			"eval \"unset __tmux_mcp_status; return $__tmux_mcp_status\"\n", start, q, end)
+			"eval \"unset __tmux_mcp_status; return $__tmux_mcp_status\"\n", bashForget(nonce), start, q, end)
 		// A leading space keeps the line out of bash and zsh history when
 		// they ignore space-prefixed lines.
 		f.typed = " . " + tmuxctl.ShellQuote(f.runner)
@@ -97,6 +100,16 @@ func writeFrame(dir, nonce, command string, kind shellKind) (frame, error) {
 		return frame{}, err
 	}
 	return f, nil
+}
+
+// bashForget is the runner's first line in POSIX shells: in bash it
+// deletes the history entry of the typed line, which names run-<nonce>.
+// (zsh and ksh have no way to drop the current line: there the leading
+// space keeps it out only with HIST_IGNORE_SPACE; fish never keeps
+// space-prefixed lines, and dash keeps no history.)
+func bashForget(nonce string) string {
+	return `if [ -n "${BASH_VERSION-}" ]; then case $(history 1 2>/dev/null) in *run-` + nonce +
+		`*) history -d "$HISTCMD" 2>/dev/null;; esac; fi` + "\n"
 }
 
 func (f frame) remove() {
