@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"time"
 	"unicode/utf8"
 
@@ -46,9 +47,14 @@ func (h *Handlers) WaitForText(ctx context.Context, in gen.WaitForTextInput) (ge
 	sctx, cancel := context.WithDeadline(ctx, later(w.deadline, time.Now().Add(time.Second)))
 	defer cancel()
 	s, start, err := h.streamAt(sctx, pane, in.Cursor)
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && h.shutdown.Err() == nil {
+		// tmux was too slow to even start watching within the timeout.
+		note(ctx, "timed out while starting to watch the pane: %v", err)
+		return w.notWatched(ctx, gen.WaitForTextOutputOutcomeTimedOut), nil
+	}
 	if noStream(err) && in.Cursor == nil {
 		note(ctx, "no_stream: %v", err)
-		return w.noStream(ctx), nil
+		return w.notWatched(ctx, gen.WaitForTextOutputOutcomeNoStream), nil
 	}
 	if err != nil {
 		return gen.WaitForTextOutput{}, h.explain(ctx, err)
@@ -253,11 +259,13 @@ func (w *textWait) addScreen(ctx context.Context, out *gen.WaitForTextOutput, us
 	}
 }
 
-// noStream answers at once when the pane cannot be watched.
-func (w *textWait) noStream(ctx context.Context) gen.WaitForTextOutput {
+// notWatched answers a wait that never watched the pane: it could not be
+// watched (no_stream), or tmux took the whole timeout to start (timed_out).
+// There is no stream to resume, so no cursor.
+func (w *textWait) notWatched(ctx context.Context, outcome gen.WaitForTextOutputOutcome) gen.WaitForTextOutput {
 	out := gen.WaitForTextOutput{
 		PaneID:             string(w.pane),
-		Outcome:            "no_stream",
+		Outcome:            outcome,
 		EffectiveTimeoutMs: int(w.timeout / time.Millisecond),
 	}
 	w.addScreen(ctx, &out, 0)
