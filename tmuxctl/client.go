@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -34,6 +35,10 @@ type Client struct {
 	// commandTimeout bounds every tmux command but wait-for: a tmux server
 	// that stopped answering (SIGSTOP, a wedged hook) must not hang a call.
 	commandTimeout time.Duration
+
+	versionOnce sync.Once // version is asked for once, when first needed
+	version     Version
+	versionErr  error
 }
 
 // New returns a Client for cfg.
@@ -172,6 +177,36 @@ func (c *Client) commands(ctx context.Context, cmds ...[]string) (string, error)
 }
 
 var errNoAnswer = errors.New("tmux did not answer")
+
+// sourced runs one tmux command written into a private file (0600, in a
+// private directory named like the live layer's, so that the next start
+// removes it should this process die first) through source-file, so that
+// none of its arguments appears in any process's argv.
+func (c *Client) sourced(ctx context.Context, argv []string) (string, error) {
+	for _, a := range argv {
+		if strings.IndexByte(a, 0) >= 0 {
+			return "", fmt.Errorf("%s: an argument contains a NUL byte, which tmux cannot take", argv[0])
+		}
+	}
+	dir, err := os.MkdirTemp("", "tmux-mcp-"+strconv.Itoa(os.Getpid())+"-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "command")
+	if err := os.WriteFile(file, []byte(quoteCommands(argv)+"\n"), 0o600); err != nil {
+		return "", err
+	}
+	// start-server first: new-session must work with no server running,
+	// and source-file alone needs one.
+	out, err := c.commands(ctx, []string{"start-server"}, []string{"source-file", file})
+	var ce *CommandError
+	if errors.As(err, &ce) {
+		// Say what was run, not the file it was read from.
+		ce.Argv = argv
+	}
+	return out, err
+}
 
 // cmd builds the tmux child for argv (already escaped): socket flags, no
 // shell, SIGTERM then SIGKILL when ctx ends, and where the OS allows it, a

@@ -391,7 +391,22 @@ func (c *Client) create(ctx context.Context, spawn Spawn, argv []string) (Create
 		return Created{}, err
 	}
 	argv = append(argv, spawn.args()...)
-	rows, err := c.list(ctx, createdFormat, append([]string{argv[0], "-P"}, argv[1:]...)...)
+	spec, fieldSep, rowSep := createdFormat.layout()
+	argv = append([]string{argv[0], "-P", "-F", spec}, argv[1:]...)
+	var out string
+	var err error
+	if len(spawn.Env) > 0 {
+		// Environment values are often secrets: they go to tmux in a
+		// private file, never on a command line that any user can read in
+		// the process list.
+		out, err = c.sourced(ctx, argv)
+	} else {
+		out, err = c.command(ctx, argv...)
+	}
+	if err != nil {
+		return Created{}, err
+	}
+	rows, err := createdFormat.parse(out, fieldSep, rowSep)
 	if err != nil {
 		return Created{}, err
 	}
@@ -438,7 +453,20 @@ func (c *Client) NewSession(ctx context.Context, o NewSessionOptions) (Created, 
 	if o.Height > 0 {
 		argv = append(argv, "-y", strconv.Itoa(o.Height))
 	}
-	return c.create(ctx, o.Spawn, argv)
+	created, err := c.create(ctx, o.Spawn, argv)
+	if err == nil && (o.Width > 0 || o.Height > 0) && !c.atLeast(ctx, 3, 3) {
+		// tmux 3.2a gives a detached session's window the default size
+		// whatever -x and -y say; resize-window makes it what was asked.
+		resize := []string{"resize-window", "-t", string(created.Window)}
+		if o.Width > 0 {
+			resize = append(resize, "-x", strconv.Itoa(o.Width))
+		}
+		if o.Height > 0 {
+			resize = append(resize, "-y", strconv.Itoa(o.Height))
+		}
+		_, err = c.command(ctx, resize...)
+	}
+	return created, err
 }
 
 // NewWindowOptions configure [Client.NewWindow].

@@ -56,3 +56,12 @@ func (c *Client) Version(ctx context.Context) (Version, error) {
 	}
 	return ParseVersion(string(out))
 }
+
+// atLeast reports whether the tmux binary is version major.minor or later,
+// asking it once. An unknown version counts as recent.
+func (c *Client) atLeast(ctx context.Context, major, minor int) bool {
+	c.versionOnce.Do(func() {
+		c.version, c.versionErr = c.Version(ctx)
+	})
+	return c.versionErr != nil || c.version.AtLeast(major, minor)
+}
