@@ -119,7 +119,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		{"--wait-ceiling (ms)", c.waitCeilingMs, 1, 24 * 3600 * 1000},
 		{"--max-lines", c.maxLines, 1, 1_000_000},
 		{"--max-bytes", c.maxBytes, 1, 64 << 20},
-		{"--stream-buffer", c.streamBuffer, 1024, 1 << 30},
+		{"--stream-buffer", c.streamBuffer, 1, 1 << 30},
 	} {
 		if r.v < r.lo || r.v > r.hi {
 			errs = append(errs, fmt.Errorf("%s must be from %d to %d, got %d", r.name, r.lo, r.hi, r.v))

@@ -52,7 +52,7 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 	return gen.CaptureSinceOutput{
 		PaneID:             in.PaneID,
 		Text:               kept.Text,
-		Cursor:             s.Cursor(chunk.End),
+		Cursor:             nullableCursor(s.Cursor(chunk.End)),
 		Seeded:             false,
 		Streaming:          true,
 		MissedBytes:        int(chunk.Missed),
@@ -103,7 +103,7 @@ func (h *Handlers) seed(ctx context.Context, s *live.Stream, mark int64, maxLine
 	return gen.CaptureSinceOutput{
 		PaneID:             string(s.Pane()),
 		Text:               kept.Text,
-		Cursor:             s.Cursor(mark),
+		Cursor:             nullableCursor(s.Cursor(mark)),
 		Seeded:             true,
 		Streaming:          true,
 		DroppedLines:       kept.DroppedLines,

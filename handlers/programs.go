@@ -43,28 +43,25 @@ func (h *Handlers) WaitForExit(ctx context.Context, in gen.WaitForExitInput) (ge
 	defer cancel()
 	defer reportProgress(ctx, timeout, "waiting for the program in pane "+string(pane)+" to exit")()
 	e, err := h.exits.Wait(wctx, pane)
-	switch {
-	case err == nil:
+	switch h.howEnded(ctx, err) {
+	case waitDone:
 		return completed(out, e), nil
-	case errors.Is(err, live.ErrPaneGone), errors.Is(err, tmuxctl.ErrServerGone):
-		// The pane went, alone or with its whole server: no status exists.
-		out.Outcome = "gone"
+	case waitGone:
+		out.Outcome = gen.WaitForExitOutputOutcomeGone
 		return out, nil
-	case ctx.Err() != nil || h.shutdown.Err() != nil:
-		out.Outcome = "cancelled"
+	case waitCancelled:
+		out.Outcome = gen.WaitForExitOutputOutcomeCancelled
 		return out, nil
-	case errors.Is(err, context.DeadlineExceeded):
-		out.Outcome = "timed_out"
+	case waitTimedOut:
+		out.Outcome = gen.WaitForExitOutputOutcomeTimedOut
 		return out, nil
 	}
 	return out, h.explain(ctx, err)
 }
 
 func completed(out gen.WaitForExitOutput, e live.Exit) gen.WaitForExitOutput {
-	out.Outcome = "completed"
-	if e.Status != nil {
-		out.ExitStatus = *e.Status
-	}
+	out.Outcome = gen.WaitForExitOutputOutcomeCompleted
+	out.ExitStatus = nullableStatus(e.Status)
 	out.Signal = e.Signal
 	return out
 }
@@ -208,28 +205,26 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 	stop := reportProgress(ctx, timeout, "running "+in.Argv[0])
 	e, err := h.exits.Wait(wctx, st.created.Pane)
 	stop()
-	switch {
-	case err == nil:
-		out.Outcome = "completed"
+	switch h.howEnded(ctx, err) {
+	case waitDone:
+		out.Outcome = gen.RunProgramOutputOutcomeCompleted
 		out.ExitStatus = e.Status
 		out.Signal = e.Signal
-	case errors.Is(err, live.ErrPaneGone), errors.Is(err, tmuxctl.ErrServerGone):
-		out.Outcome = "gone"
-	case ctx.Err() != nil || h.shutdown.Err() != nil:
-		out.Outcome = "cancelled"
-	case errors.Is(err, context.DeadlineExceeded):
-		out.Outcome = "timed_out"
+	case waitGone:
+		out.Outcome = gen.RunProgramOutputOutcomeGone
+	case waitCancelled:
+		out.Outcome = gen.RunProgramOutputOutcomeCancelled
 	default:
-		// The program runs on in paneId: say so rather than fail.
-		out.Outcome = "timed_out"
+		// Timed out, or tmux failed us: the program runs on in paneId.
+		out.Outcome = gen.RunProgramOutputOutcomeTimedOut
 	}
-	if out.Outcome == "completed" && !in.KeepPane {
+	if out.Outcome == gen.RunProgramOutputOutcomeCompleted && !in.KeepPane {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		out.PaneClosed = h.tmux.KillPane(cctx, st.created.Pane) == nil
 	}
 	if st.stream != nil {
-		if out.Outcome == "completed" {
+		if out.Outcome == gen.RunProgramOutputOutcomeCompleted {
 			settle(st.stream, out.PaneClosed)
 		}
 		chunk, err := st.stream.Read(0)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -149,16 +148,17 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	defer cancel()
 	defer reportProgress(ctx, timeout, "running a command in pane "+string(id))()
 	outcome, start, end, status := h.awaitFrame(ctx, wctx, s, f.nonce)
-	out.Outcome = gen.RunShellCommandOutputOutcome(outcome)
-	if outcome == "completed" {
+	out.Outcome = outcome
+	switch outcome {
+	case gen.RunShellCommandOutputOutcomeCompleted:
 		out.ExitStatus = &status
 		h.frames.finish(id, f)
-	} else if outcome == "pane_died" {
+	case gen.RunShellCommandOutputOutcomePaneDied:
 		h.frames.finish(id, f)
-	} else {
+	default:
 		out.StillRunning = true
 	}
-	if outcome == "pane_died" {
+	if outcome == gen.RunShellCommandOutputOutcomePaneDied {
 		// Output tmux had already read may still be on its way.
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 		h.hub.Sync(sctx, s)
@@ -188,7 +188,7 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	out.OmittedBytes = kept.OmittedBytes
 	out.MissedBytes = int(chunk.Missed)
 	out.ReturnedBytes = len(kept.Text)
-	out.OutputComplete = outcome == "completed" && chunk.Missed == 0 && kept.OmittedBytes == 0
+	out.OutputComplete = outcome == gen.RunShellCommandOutputOutcomeCompleted && chunk.Missed == 0 && kept.OmittedBytes == 0
 	next := chunk.TextStart + int64(len(text))
 	if end >= 0 {
 		next = end
@@ -203,7 +203,7 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 // awaitFrame waits for a framed command's end marker. It returns the
 // outcome and the stream offsets of the start and end markers (-1 when not
 // seen), and the exit status on completion.
-func (h *Handlers) awaitFrame(ctx, wctx context.Context, s *live.Stream, nonce string) (outcome string, start, end int64, status int) {
+func (h *Handlers) awaitFrame(ctx, wctx context.Context, s *live.Stream, nonce string) (outcome gen.RunShellCommandOutputOutcome, start, end int64, status int) {
 	start, end = -1, -1
 	for {
 		changed := s.Changed()
@@ -211,24 +211,24 @@ func (h *Handlers) awaitFrame(ctx, wctx context.Context, s *live.Stream, nonce s
 			start = m.Offset
 		}
 		if m, ok := s.FindMarker(nonce, "end"); ok {
-			return "completed", start, m.Offset, m.Status
+			return gen.RunShellCommandOutputOutcomeCompleted, start, m.Offset, m.Status
 		}
 		if dead, failure := s.State(); dead {
-			return "pane_died", start, -1, 0
+			return gen.RunShellCommandOutputOutcomePaneDied, start, -1, 0
 		} else if failure != "" {
 			// The stream ended (connection lost, shutdown), not the shell:
 			// the command may well still run.
-			return "cancelled", start, -1, 0
+			return gen.RunShellCommandOutputOutcomeCancelled, start, -1, 0
 		}
 		select {
 		case <-changed:
 		case <-time.After(deathCheckInterval):
 			h.hub.CheckPane(wctx, s.Pane())
 		case <-wctx.Done():
-			if ctx.Err() != nil || h.shutdown.Err() != nil || !errors.Is(wctx.Err(), context.DeadlineExceeded) {
-				return "cancelled", start, -1, 0
+			if h.howEnded(ctx, wctx.Err()) == waitTimedOut {
+				return gen.RunShellCommandOutputOutcomeTimedOut, start, -1, 0
 			}
-			return "timed_out", start, -1, 0
+			return gen.RunShellCommandOutputOutcomeCancelled, start, -1, 0
 		}
 	}
 }

@@ -99,7 +99,7 @@ func (w *textWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wai
 		changed := s.Changed()
 		chunk, err := s.Read(w.pos)
 		if err != nil { // cannot happen: pos never passes the end
-			return w.result(ctx, s, "stream_lost", live.ConnectionLost, -1, -1)
+			return w.result(ctx, s, gen.WaitForTextOutputOutcomeStreamLost, live.ConnectionLost, -1, -1)
 		}
 		if chunk.TextStart != w.accOff+int64(len(w.acc)) {
 			// The ring overran the wait's position: what is held no longer
@@ -115,13 +115,13 @@ func (w *textWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wai
 
 		echo := echoSpans(string(w.acc), w.h.echo.active(string(w.pane), w.pid))
 		if ms, me, ok := w.match(prevLen, echo); ok {
-			return w.result(ctx, s, "matched", "", ms, me)
+			return w.result(ctx, s, gen.WaitForTextOutputOutcomeMatched, "", ms, me)
 		}
 		switch {
 		case chunk.Lost:
-			return w.result(ctx, s, "output_lost", "", -1, -1)
+			return w.result(ctx, s, gen.WaitForTextOutputOutcomeOutputLost, "", -1, -1)
 		case chunk.Failed != "":
-			return w.result(ctx, s, "stream_lost", chunk.Failed, -1, -1)
+			return w.result(ctx, s, gen.WaitForTextOutputOutcomeStreamLost, chunk.Failed, -1, -1)
 		case chunk.Dead && !w.synced:
 			// Output tmux read before the death may still be on its way:
 			// take it in, and match it, before calling the pane dead.
@@ -131,7 +131,7 @@ func (w *textWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wai
 			w.synced = true
 			continue
 		case chunk.Dead:
-			return w.result(ctx, s, "pane_died", "", -1, -1)
+			return w.result(ctx, s, gen.WaitForTextOutputOutcomePaneDied, "", -1, -1)
 		}
 		w.trim()
 		select {
@@ -139,10 +139,10 @@ func (w *textWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wai
 		case <-time.After(deathCheckInterval):
 			w.h.hub.CheckPane(wctx, w.pane)
 		case <-wctx.Done():
-			if ctx.Err() != nil || w.h.shutdown.Err() != nil {
-				return w.result(ctx, s, "cancelled", "", -1, -1)
+			if w.h.howEnded(ctx, wctx.Err()) == waitTimedOut {
+				return w.result(ctx, s, gen.WaitForTextOutputOutcomeTimedOut, "", -1, -1)
 			}
-			return w.result(ctx, s, "timed_out", "", -1, -1)
+			return w.result(ctx, s, gen.WaitForTextOutputOutcomeCancelled, "", -1, -1)
 		}
 	}
 }
@@ -196,10 +196,10 @@ func (w *textWait) drop(n int) {
 }
 
 // result builds the answer for outcome; ms/me is the match in acc, or -1.
-func (w *textWait) result(ctx context.Context, s *live.Stream, outcome string, failure live.Failure, ms, me int) gen.WaitForTextOutput {
+func (w *textWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitForTextOutputOutcome, failure live.Failure, ms, me int) gen.WaitForTextOutput {
 	out := gen.WaitForTextOutput{
 		PaneID:             string(w.pane),
-		Outcome:            gen.WaitForTextOutputOutcome(outcome),
+		Outcome:            outcome,
 		EffectiveTimeoutMs: int(w.timeout / time.Millisecond),
 		MissedBytes:        int(w.missed),
 		Matched:            nil,
@@ -225,14 +225,13 @@ func (w *textWait) result(ctx context.Context, s *live.Stream, outcome string, f
 	out.DroppedLines = w.trimLines + kept.DroppedLines
 	out.OmittedBytes = w.trimmed + kept.OmittedBytes
 	if failure != "" {
-		f := string(failure)
-		out.StreamFailure = &f
+		out.StreamFailure = wireFailure(failure)
 	} else if ms >= 0 {
-		out.Cursor = s.Cursor(w.accOff + int64(upto))
+		out.Cursor = nullableCursor(s.Cursor(w.accOff + int64(upto)))
 	} else {
-		out.Cursor = s.Cursor(w.pos)
+		out.Cursor = nullableCursor(s.Cursor(w.pos))
 	}
-	if outcome != "matched" {
+	if outcome != gen.WaitForTextOutputOutcomeMatched {
 		w.addScreen(ctx, &out, len(kept.Text))
 	}
 	out.ReturnedBytes = len(out.Output) + len(out.Screen)
