@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"runtime"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -85,14 +87,20 @@ func (c Class) annotations(w World) *mcp.ToolAnnotations {
 
 func ptr[T any](v T) *T { return &v }
 
-type binder func(s *mcp.Server, t *mcp.Tool, h *handlers.Handlers)
+// A binder registers one tool's handler, and records the Go types and the
+// handler it binds so that a test can check them against the tool's name.
+type binder struct {
+	register func(s *mcp.Server, t *mcp.Tool, h *handlers.Handlers)
+	in, out  reflect.Type // the handler's argument and result types
+	method   string       // the handler's full name, e.g. "…handlers.(*Handlers).ListPanes"
+}
 
 // bind adapts a handler method to the SDK's typed AddTool. The SDK checks
 // the arguments against the input schema before the method runs and the
 // result against the output schema after it returns; a returned error
 // becomes an isError result with text only.
 func bind[In, Out any](method func(*handlers.Handlers, context.Context, In) (Out, error)) binder {
-	return func(s *mcp.Server, t *mcp.Tool, h *handlers.Handlers) {
+	register := func(s *mcp.Server, t *mcp.Tool, h *handlers.Handlers) {
 		mcp.AddTool(s, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 			if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
 				ctx = handlers.WithProgress(ctx, func(elapsed, total float64, msg string) {
@@ -116,6 +124,12 @@ func bind[In, Out any](method func(*handlers.Handlers, context.Context, In) (Out
 			return nil, out, err
 		})
 	}
+	return binder{
+		register: register,
+		in:       reflect.TypeFor[In](),
+		out:      reflect.TypeFor[Out](),
+		method:   runtime.FuncForPC(reflect.ValueOf(method).Pointer()).Name(),
+	}
 }
 
 // MCP returns the tool as the SDK advertises it: the schema files verbatim
@@ -138,7 +152,7 @@ func Register(s *mcp.Server, h *handlers.Handlers, tier Class) {
 	seen := map[string]bool{}
 	disabled := map[string]Class{}
 	for _, t := range Catalogue {
-		if seen[t.Name] || t.bind == nil {
+		if seen[t.Name] || t.bind.register == nil {
 			panic("tools: duplicate or unbound tool " + t.Name)
 		}
 		seen[t.Name] = true
@@ -146,7 +160,7 @@ func Register(s *mcp.Server, h *handlers.Handlers, tier Class) {
 			disabled[t.Name] = t.Class
 			continue
 		}
-		t.bind(s, t.MCP(), h)
+		t.bind.register(s, t.MCP(), h)
 	}
 	s.AddReceivingMiddleware(refuseDisabled(disabled, tier))
 }
