@@ -150,4 +150,3 @@ func isZero(v any) bool {
 	}
 	return false
 }
-
