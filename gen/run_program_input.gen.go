@@ -33,7 +33,7 @@ type RunProgramInput struct {
 
 	// How long to wait for the exit: 30 s when omitted, clamped to the server
 	// ceiling. On timeout the program keeps running.
-	TimeoutMs *int `json:"timeoutMs,omitempty,omitzero"`
+	TimeoutMs int `json:"timeoutMs,omitempty,omitzero"`
 }
 
 // Environment variables to set for the program, name to value.
@@ -82,10 +82,13 @@ func (j *RunProgramInput) UnmarshalJSON(value []byte) error {
 	if plain.SessionName != nil && utf8.RuneCountInString(string(*plain.SessionName)) > 256 {
 		return fmt.Errorf("field %s length: must be <= %d", "sessionName", 256)
 	}
-	if plain.TimeoutMs != nil && 9007199254740991 < *plain.TimeoutMs {
+	if v, ok := raw["timeoutMs"]; !ok || v == nil {
+		plain.TimeoutMs = 30000
+	}
+	if 9007199254740991 < plain.TimeoutMs {
 		return fmt.Errorf("field %s: must be <= %v", "timeoutMs", 9007199254740991)
 	}
-	if plain.TimeoutMs != nil && 0 >= *plain.TimeoutMs {
+	if 0 >= plain.TimeoutMs {
 		return fmt.Errorf("field %s: must be > %v", "timeoutMs", 0)
 	}
 	*j = RunProgramInput(plain)

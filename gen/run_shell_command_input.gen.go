@@ -26,7 +26,7 @@ type RunShellCommandInput struct {
 
 	// How long to wait for the command to finish: 30 s when omitted, clamped to the
 	// server ceiling. On timeout it keeps running.
-	TimeoutMs *int `json:"timeoutMs,omitempty,omitzero"`
+	TimeoutMs int `json:"timeoutMs,omitempty,omitzero"`
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -64,10 +64,13 @@ func (j *RunShellCommandInput) UnmarshalJSON(value []byte) error {
 	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if plain.TimeoutMs != nil && 9007199254740991 < *plain.TimeoutMs {
+	if v, ok := raw["timeoutMs"]; !ok || v == nil {
+		plain.TimeoutMs = 30000
+	}
+	if 9007199254740991 < plain.TimeoutMs {
 		return fmt.Errorf("field %s: must be <= %v", "timeoutMs", 9007199254740991)
 	}
-	if plain.TimeoutMs != nil && 0 >= *plain.TimeoutMs {
+	if 0 >= plain.TimeoutMs {
 		return fmt.Errorf("field %s: must be > %v", "timeoutMs", 0)
 	}
 	*j = RunShellCommandInput(plain)

@@ -177,11 +177,7 @@ func (h *Handlers) StartProgram(ctx context.Context, in gen.StartProgramInput) (
 // RunProgram runs argv (no shell) in a new pane, waits for it to exit, and
 // returns its status and exactly what it printed.
 func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.RunProgramOutput, error) {
-	timeoutMs := defaultWaitMs
-	if in.TimeoutMs != nil {
-		timeoutMs = *in.TimeoutMs
-	}
-	timeout := h.limits.clampMs(float64(timeoutMs))
+	timeout := h.limits.clampMs(float64(in.TimeoutMs)) // the schema's default applies when omitted
 	// run_program reports no pid but promises all of the output: its shell
 	// stays until the output is read to the end.
 	var b [12]byte

@@ -105,11 +105,7 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	if kind == notShell {
 		kind = posixShell
 	}
-	timeoutMs := defaultWaitMs
-	if in.TimeoutMs != nil {
-		timeoutMs = *in.TimeoutMs
-	}
-	timeout := h.limits.clampMs(float64(timeoutMs))
+	timeout := h.limits.clampMs(float64(in.TimeoutMs)) // the schema's default applies when omitted
 	s, err := h.hub.Watch(ctx, id)
 	if err != nil {
 		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
