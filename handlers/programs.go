@@ -2,8 +2,6 @@ package handlers
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -180,9 +178,7 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 	timeout := h.limits.clampMs(float64(in.TimeoutMs)) // the schema's default applies when omitted
 	// run_program reports no pid but promises all of the output: its shell
 	// stays until the output is read to the end.
-	var b [12]byte
-	rand.Read(b[:])
-	nonce := hex.EncodeToString(b[:])
+	nonce := tmuxctl.Nonce(12)
 	st, err := h.startProgram(ctx, placement(in.SessionName, nil, nil),
 		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, in.KeepPane,
 		tmuxctl.Gate{Ack: true, AckChannel: "tmux-mcp-ack-" + nonce, Nonce: nonce})

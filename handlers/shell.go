@@ -2,8 +2,6 @@ package handlers
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"sync"
 	"time"
@@ -114,9 +112,7 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	defer release()
 
 	dir := h.frames.dir
-	var b [12]byte
-	rand.Read(b[:])
-	f, err := writeFrame(dir, hex.EncodeToString(b[:]), in.Command, kind)
+	f, err := writeFrame(dir, tmuxctl.Nonce(12), in.Command, kind)
 	if err != nil {
 		return gen.RunShellCommandOutput{}, fmt.Errorf("writing the command file: %w", err)
 	}

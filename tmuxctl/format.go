@@ -2,8 +2,6 @@ package tmuxctl
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -17,9 +15,7 @@ type format []string
 
 // layout returns the -F argument for f and the separators used in it.
 func (f format) layout() (spec, fieldSep, rowSep string) {
-	var b [12]byte
-	rand.Read(b[:])
-	token := "_" + hex.EncodeToString(b[:])
+	token := "_" + Nonce(12)
 	fieldSep, rowSep = token+"F", token+"R\n"
 	var sb strings.Builder
 	for i, name := range f {

@@ -2,8 +2,6 @@ package tmuxctl
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -58,9 +56,7 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 	if err != nil {
 		return Created{}, nil, fmt.Errorf("finding tmux for the pane: %w", err)
 	}
-	var b [8]byte
-	rand.Read(b[:])
-	channel := "tmux-mcp-go-" + hex.EncodeToString(b[:])
+	channel := "tmux-mcp-go-" + Nonce(8)
 	// The shim names the socket itself rather than trusting $TMUX, which
 	// the caller's env may have replaced.
 	sock := c.SocketPath()

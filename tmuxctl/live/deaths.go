@@ -48,7 +48,7 @@ func (h *Hub) listenForDeaths(ctx context.Context) {
 	l := &deathListener{
 		hub:     h,
 		index:   10000 + rand.IntN(90000),
-		channel: deathChannelPrefix + strconv.Itoa(os.Getpid()) + "-" + randomHex(6),
+		channel: deathChannelPrefix + strconv.Itoa(os.Getpid()) + "-" + tmuxctl.Nonce(6),
 		ended:   make(chan struct{}),
 	}
 	h.listener = l

@@ -182,7 +182,7 @@ func (t *ExitTracker) setUp(ctx context.Context, p tmuxctl.PaneID, h *hold) erro
 	if err != nil {
 		return err
 	}
-	mark := t.hub.id + "." + randomHex(4)
+	mark := t.hub.id + "." + tmuxctl.Nonce(4)
 	rec, err := t.client.HoldOpen(ctx, p, mark)
 	if err != nil {
 		return err

@@ -2,8 +2,6 @@ package live
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -80,7 +78,7 @@ func New(c *tmuxctl.Client, o Options) (*Hub, error) {
 		return nil, fmt.Errorf("making a private directory: %w", err)
 	}
 	h := &Hub{
-		client: c, opts: o, id: pid + "." + randomHex(6), dir: dir,
+		client: c, opts: o, id: pid + "." + tmuxctl.Nonce(6), dir: dir,
 		swept: make(chan struct{}), done: make(chan struct{}),
 		streams: map[tmuxctl.PaneID]*Stream{}, pending: map[tmuxctl.PaneID]chan struct{}{},
 		byGen: map[[16]byte]*Stream{}, graveyard: map[[16]byte]Failure{}, feeders: map[*Stream]bool{},
@@ -219,7 +217,7 @@ func (h *Hub) startStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Ga
 		return nil, err
 	}
 	s := newStream(h, p, h.opts.BufferBytes)
-	s.mark = h.id + "." + randomHex(4)
+	s.mark = h.id + "." + tmuxctl.Nonce(4)
 	for attempt := 0; ; attempt++ {
 		pane, opened, err := h.client.OpenPipe(ctx, p, relayCommand(path), s.mark)
 		var taken *tmuxctl.PipeTakenError
@@ -400,11 +398,4 @@ func (h *Hub) waitGoroutines(patience time.Duration) {
 	}
 	h.mu.Unlock()
 	<-finished
-}
-
-// randomHex returns 2n random hex digits.
-func randomHex(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	return hex.EncodeToString(b)
 }
