@@ -94,14 +94,56 @@ func (t *ExitTracker) notify(p tmuxctl.PaneID) {
 	}
 }
 
-// loop handles reported deaths of held panes until the hub closes.
+// loop handles reported deaths of held panes until the hub closes. Every
+// few seconds it also looks at started programs nobody waits on: tmux 3.3a
+// now and then misses a child's exit until it next reaps one, and with no
+// waiter asking, nothing else would make it.
 func (t *ExitTracker) loop() {
+	tick := time.NewTicker(unwatchedCheck)
+	defer tick.Stop()
 	for {
 		select {
 		case p := <-t.deaths:
 			t.died(p)
+		case <-tick.C:
+			t.checkUnwatched()
 		case <-t.hub.done:
 			return
+		}
+	}
+}
+
+// unwatchedCheck is how often started programs that nobody waits on are
+// checked for a missed exit.
+const unwatchedCheck = 2 * time.Second
+
+// checkUnwatched makes tmux reap, then handles any started program held
+// with no waiter that has died.
+func (t *ExitTracker) checkUnwatched() {
+	t.mu.Lock()
+	var panes []tmuxctl.PaneID
+	for p, h := range t.held {
+		if h.started && h.waiters == 0 && h.finished == nil {
+			panes = append(panes, p)
+		}
+	}
+	t.mu.Unlock()
+	if len(panes) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(t.hub.ctx, 5*time.Second)
+	defer cancel()
+	if t.client.Reap(ctx) != nil {
+		return
+	}
+	for _, p := range panes {
+		pane, err := t.client.Pane(ctx, p)
+		var nf *tmuxctl.NotFoundError
+		switch {
+		case errors.As(err, &nf):
+			t.finish(ctx, p) // gone without a status: nothing left to hold
+		case err == nil && pane.Dead:
+			t.died(p)
 		}
 	}
 }
