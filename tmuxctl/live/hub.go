@@ -230,7 +230,9 @@ func (h *Hub) startStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Ga
 		if err != nil || !opened {
 			f.abandon()
 			if err == nil && pane.Dead {
+				// Nothing to pipe: a dead pane prints no more.
 				s.pipeEnded = true
+				close(s.drained)
 				s.markDead()
 				return s, nil
 			}
