@@ -1,72 +1,134 @@
 package main
 
 import (
+	"context"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
 var update = flag.Bool("update", false, "rewrite testscript goldens in testdata/script")
 
-// realTmux is the tmux binary found before testscript puts its own command
-// directory (which holds the "tmux" wrapper) first on PATH.
+// testTmuxEnv names the tmux the tests run: a path, or a name looked up on
+// PATH ("tmux" when unset). scripts/ci.sh points it at each tmux release of
+// the version matrix in turn.
+const testTmuxEnv = "TMUX_MCP_TEST_TMUX"
+
+// realTmuxEnv holds the absolute path of that tmux, resolved before scripts
+// get a "tmux" wrapper first on their PATH. The wrapper and the scripts use it.
 const realTmuxEnv = "TMUX_MCP_TEST_REAL_TMUX"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(realTmuxEnv) == "" {
-		if p, err := exec.LookPath("tmux"); err == nil {
+		want := os.Getenv(testTmuxEnv)
+		if want == "" {
+			want = "tmux"
+		}
+		if p, err := exec.LookPath(want); err == nil {
+			if abs, err := filepath.Abs(p); err == nil {
+				p = abs
+			}
 			os.Setenv(realTmuxEnv, p)
+			// tmuxtest.Binary, in this process and in its children, sees
+			// the same absolute path.
+			os.Setenv(testTmuxEnv, p)
+		} else if os.Getenv(testTmuxEnv) != "" {
+			// A tmux that was asked for and is missing fails the run
+			// instead of skipping every test.
+			os.Stderr.WriteString(testTmuxEnv + ": " + err.Error() + "\n")
+			os.Exit(2)
 		}
 	}
 	testscript.Main(m, map[string]func(){
 		"tmux-mcp":   func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"mcp-replay": func() { os.Exit(mcpReplay(os.Args[1:])) },
-		"tmux":       privateTmux,
 	})
 }
 
 // privateTmux is the "tmux" that scripts and the server under test see: the
 // real tmux on the script's private socket, with no configuration file, so
 // no test ever touches a user's tmux server or reads their tmux.conf.
-func privateTmux() {
-	real, sock := os.Getenv(realTmuxEnv), os.Getenv("TMUX_MCP_SOCKET_PATH")
-	if real == "" || sock == "" {
-		os.Stderr.WriteString("tmux wrapper: " + realTmuxEnv + " and TMUX_MCP_SOCKET_PATH must be set\n")
-		os.Exit(2)
-	}
-	argv := append([]string{real, "-S", sock, "-f", "/dev/null"}, os.Args[1:]...)
-	err := syscall.Exec(real, argv, os.Environ())
-	os.Stderr.WriteString("tmux wrapper: " + err.Error() + "\n")
-	os.Exit(2)
-}
+//
+// It is a shell script rather than a testscript command: one run of the
+// goldens starts tmux some 800 times, and starting the race-built test
+// binary for each costs about 0.1 s of CPU where sh costs about 1 ms.
+const privateTmux = `#!/bin/sh
+: "${TMUX_MCP_TEST_REAL_TMUX:?tmux wrapper: not set}"
+: "${TMUX_MCP_SOCKET_PATH:?tmux wrapper: not set}"
+# tmux 3.2a makes a detached session's window the default size whatever
+# new-session's -x and -y say, and counts the status line in that default;
+# a resize-window in the same client makes it what the script asked for
+# (80x24 when it asked for nothing), as every later version does.
+if [ -n "${TMUX_MCP_TEST_SIZE_NEW_SESSIONS-}" ]; then
+	new= x= y= prev=
+	for a do
+		case $a in new-session | new) new=1 ;; esac
+		case $prev in -x) x=$a ;; -y) y=$a ;; esac
+		prev=$a
+	done
+	if [ -n "$new" ]; then
+		set -- "$@" ';' resize-window -x "${x:-80}" -y "${y:-24}"
+	fi
+fi
+exec "$TMUX_MCP_TEST_REAL_TMUX" -S "$TMUX_MCP_SOCKET_PATH" -f /dev/null "$@"
+`
 
 func TestScripts(t *testing.T) {
 	real := os.Getenv(realTmuxEnv)
+	wrapperDir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(wrapperDir, "tmux"), []byte(privateTmux), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var version tmuxctl.Version
+	if real != "" {
+		v, err := tmuxctl.New(tmuxctl.Config{Binary: real}).Version(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		version = v
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
+		// [tmux] says a tmux is installed; [tmux3.3] that it is 3.3 or
+		// later, for what tmux 3.2a cannot show (pane_dead_signal,
+		// remain-on-exit-format).
 		Condition: func(cond string) (bool, error) {
-			if cond == "tmux" {
+			switch cond {
+			case "tmux":
 				return real != "", nil
+			case "tmux3.3":
+				return real != "" && version.AtLeast(3, 3), nil
 			}
-			return false, nil
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Setup: func(env *testscript.Env) error {
 			// Each script gets its own tmux server on a socket in $WORK;
 			// the wrapper above and the server under test both use it.
 			sock := filepath.Join(env.WorkDir, "tmux.sock")
+			env.Setenv("PATH", wrapperDir+string(os.PathListSeparator)+env.Getenv("PATH"))
 			env.Setenv("TMUX_MCP_SOCKET_PATH", sock)
 			env.Setenv(realTmuxEnv, real)
 			env.Setenv("HOME", env.WorkDir)
 			env.Setenv("SHELL", "/bin/sh")
 			env.Setenv("TERM", "xterm-256color")
+			if !version.AtLeast(3, 3) {
+				env.Setenv("TMUX_MCP_TEST_SIZE_NEW_SESSIONS", "1")
+			}
+			// A binary built with -race sleeps 1 s as it exits, by default,
+			// so that other threads can finish reporting; the server and
+			// mcp-replay are such binaries under go test -race, and that
+			// second would be most of a golden's time.
+			env.Setenv("GORACE", strings.TrimSpace("atexit_sleep_ms=10 "+os.Getenv("GORACE")))
 			env.Defer(func() {
 				if real != "" {
 					exec.Command(real, "-S", sock, "kill-server").Run()

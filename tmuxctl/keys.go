@@ -82,5 +82,13 @@ func (c *Client) Capture(ctx context.Context, p PaneID, o CaptureOptions) ([]str
 	if out == "" {
 		return nil, nil
 	}
-	return strings.Split(out, "\n"), nil
+	lines := strings.Split(out, "\n")
+	if o.JoinWrapped {
+		// tmux 3.2a keeps the blank cells after each joined line's text
+		// (later versions drop them, as capture-pane does without -J).
+		for i, l := range lines {
+			lines[i] = strings.TrimRight(l, " ")
+		}
+	}
+	return lines, nil
 }
