@@ -27,10 +27,10 @@ func TestFrameRunsInEachShell(t *testing.T) {
 		bin  string
 		kind shellKind
 	}{{"sh", posixShell}, {"bash", posixShell}, {"dash", posixShell}, {"zsh", zshShell}, {"ksh", posixShell}, {"fish", fishShell}} {
-		if _, err := exec.LookPath(sh.bin); err != nil {
-			continue
-		}
 		t.Run(sh.bin, func(t *testing.T) {
+			if _, err := exec.LookPath(sh.bin); err != nil {
+				t.Skipf("%s is not installed", sh.bin)
+			}
 			dir := t.TempDir()
 			command := command
 			if sh.kind == fishShell {
@@ -70,6 +70,7 @@ func TestFrameSurvivesShellErrors(t *testing.T) {
 		kind shellKind
 	}{{"dash", posixShell}, {"bash", posixShell}, {"ksh", posixShell}, {"zsh", zshShell}} {
 		if _, err := exec.LookPath(sh.bin); err != nil {
+			t.Run(sh.bin, func(t *testing.T) { t.Skipf("%s is not installed", sh.bin) })
 			continue
 		}
 		for _, command := range []string{"echo ${nosuch:?oops}", "if then fi", "shift 5"} {
