@@ -124,7 +124,10 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	h.echo.typed(string(id), p.PID, f.typed, true, true)
 	// C-u clears anything already on the command line, so the shell reads
 	// exactly the typed line.
-	err = h.tmux.TypeLine(ctx, id, f.typed, p.InMode)
+	// Once typing starts it finishes, even if the call is cancelled: a
+	// line half sent (or sent, with its answer lost) would leave a command
+	// running in a pane this server had given up.
+	err = h.tmux.TypeLine(context.WithoutCancel(ctx), id, f.typed, p.InMode)
 	if err != nil {
 		h.frames.finish(id, f)
 		return gen.RunShellCommandOutput{}, h.explain(ctx, err)

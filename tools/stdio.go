@@ -130,6 +130,7 @@ func (g *guardedStdio) handleLine(line []byte) {
 		g.reply(errorReply(line, err))
 		return
 	}
+
 	g.mu.Lock()
 	if g.closed {
 		g.mu.Unlock()
@@ -150,10 +151,12 @@ func (g *guardedStdio) handleLine(line []byte) {
 // batching in 2025-06-18), and one line must never cost the calls in
 // flight.
 func requestIDs(line []byte) ([]string, error) {
+	// One JSON value and nothing after it: the SDK decodes the first value
+	// and then ends the session on the trailing data.
+	if !json.Valid(line) {
+		return nil, errors.New("not valid JSON")
+	}
 	if line[0] == '[' {
-		if !json.Valid(line) {
-			return nil, errors.New("not valid JSON")
-		}
 		return nil, errBatch
 	}
 	msg, err := jsonrpc.DecodeMessage(line)

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -162,7 +163,21 @@ func Register(s *mcp.Server, h *handlers.Handlers, tier Class) {
 		}
 		t.bind.register(s, t.MCP(), h)
 	}
-	s.AddReceivingMiddleware(refuseDisabled(disabled, tier))
+	s.AddReceivingMiddleware(refuseDisabled(disabled, tier), nullArgumentsAsEmpty)
+}
+
+// nullArgumentsAsEmpty passes a tools/call whose arguments are null on
+// with an empty object: go-sdk v1.8.0 panics applying a schema's defaults
+// to null (a nil map), which would end the whole server.
+func nullArgumentsAsEmpty(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil {
+			if string(bytes.TrimSpace(call.Params.Arguments)) == "null" {
+				call.Params.Arguments = json.RawMessage("{}")
+			}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 func refuseDisabled(disabled map[string]Class, tier Class) mcp.Middleware {
