@@ -99,15 +99,19 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
-		// [tmux] says a tmux is installed; [tmux3.3] that it is 3.3 or
-		// later, for what tmux 3.2a cannot show (pane_dead_signal,
-		// remain-on-exit-format).
+		// [tmux] says a tmux is installed; [tmuxX.Y] that it is X.Y or
+		// later, for what tmux itself shows differently (3.2a has no
+		// pane_dead_signal; 3.7 shows invalid UTF-8 as U+FFFD).
 		Condition: func(cond string) (bool, error) {
-			switch cond {
-			case "tmux":
+			if cond == "tmux" {
 				return real != "", nil
-			case "tmux3.3":
-				return real != "" && version.AtLeast(3, 3), nil
+			}
+			if v, ok := strings.CutPrefix(cond, "tmux"); ok {
+				want, err := tmuxctl.ParseVersion("tmux " + v)
+				if err != nil {
+					return false, fmt.Errorf("condition %q: %v", cond, err)
+				}
+				return real != "" && version.AtLeast(want.Major, want.Minor), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
