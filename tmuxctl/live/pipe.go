@@ -236,11 +236,13 @@ func (h *Hub) closePipe(ctx context.Context, s *Stream) {
 		return
 	}
 	h.client.ClosePipe(ctx, s.pane, s.mark)
-	select {
-	case <-s.drained:
-		return
-	case <-time.After(200 * time.Millisecond):
-	case <-ctx.Done():
+	if !s.isDead() { // a live pane's pipe closes; a dead one's is left to us
+		select {
+		case <-s.drained:
+			return
+		case <-time.After(200 * time.Millisecond):
+		case <-ctx.Done():
+		}
 	}
 	s.mu.Lock()
 	ended = s.pipeEnded
