@@ -23,6 +23,12 @@ import (
 // fixed) but whose behaviour lands in later issues; they must not be served.
 var pending = []string{}
 
+// noServer returns a client for a socket no tmux server listens on, for
+// tests that only list tools: they must not touch the user's tmux.
+func noServer(t *testing.T) *tmuxctl.Client {
+	return tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: filepath.Join(t.TempDir(), "none")})
+}
+
 // connect builds the full server at tier and returns a client session to it.
 func connect(t *testing.T, client *tmuxctl.Client, tier Class) *mcp.ClientSession {
 	t.Helper()
@@ -57,7 +63,7 @@ func compact(t *testing.T, b []byte) string {
 }
 
 func TestAdvertisedSchemasAreTheFiles(t *testing.T) {
-	cs := connect(t, tmuxctl.New(tmuxctl.Config{}), Destructive)
+	cs := connect(t, noServer(t), Destructive)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +146,7 @@ func TestCatalogueEntriesComplete(t *testing.T) {
 		}
 	}
 	// All four hints appear on the wire for every tool.
-	cs := connect(t, tmuxctl.New(tmuxctl.Config{}), Destructive)
+	cs := connect(t, noServer(t), Destructive)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -165,7 +171,7 @@ func TestTierFiltersTools(t *testing.T) {
 			}
 		}
 		slices.Sort(want)
-		cs := connect(t, tmuxctl.New(tmuxctl.Config{}), tier)
+		cs := connect(t, noServer(t), tier)
 		res, err := cs.ListTools(context.Background(), nil)
 		if err != nil {
 			t.Fatal(err)
@@ -189,7 +195,7 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 	tmuxtest.Run(t, sock, "set-option", "-g", "remain-on-exit", "on")
 	tmuxtest.Run(t, sock, "new-window", "-d", "-t", "main:", "sh", "-c", "exit 3")
 	tmuxtest.Run(t, sock, "run-shell", "true")
-	cs := connect(t, tmuxctl.New(tmuxctl.Config{SocketPath: sock}), Destructive)
+	cs := connect(t, tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock}), Destructive)
 	calls := []struct {
 		tool string
 		args map[string]any

@@ -17,7 +17,7 @@ import (
 func TestWaitsSendProgress(t *testing.T) {
 	sock := tmuxtest.Server(t)
 	ctx := context.Background()
-	client := tmuxctl.New(tmuxctl.Config{SocketPath: sock})
+	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
 	hub, err := live.New(client, live.Options{})
 	if err != nil {
 		t.Fatal(err)
