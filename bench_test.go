@@ -430,7 +430,7 @@ func BenchmarkWaitForExitNotice(b *testing.B) {
 			"-e", "STAMP="+stamp, "-t", "main:", "sh", "-c", script)
 		pane := strings.TrimSpace(out)
 		reply := c.start("tools/call", map[string]any{"name": "wait_for_exit", "arguments": map[string]any{"paneId": pane, "timeoutMs": 10000}})
-		time.Sleep(20 * time.Millisecond) // let the wait take hold of the pane
+		awaitHold(b, sock, pane)
 		tmuxtest.Run(b, sock, "wait-for", "-S", "go"+strconv.Itoa(i))
 		r := <-reply
 		t1 := time.Now()
@@ -446,4 +446,18 @@ func BenchmarkWaitForExitNotice(b *testing.B) {
 	}
 	b.ReportMetric(ms(median(lag)), "median-ms-after-exit")
 	b.ReportMetric(0, "ns/op")
+}
+
+// awaitHold returns once tmux-mcp holds pane (its exit tracker has set the
+// pane's hold option), so the program cannot exit before the wait sees it.
+func awaitHold(b *testing.B, sock, pane string) {
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		out, _ := exec.Command(tmuxtest.Binary(), "-S", sock, "show-options", "-pqv", "-t", pane, "@tmux-mcp-hold").Output()
+		if strings.TrimSpace(string(out)) != "" {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	b.Fatalf("pane %s was never held", pane)
 }

@@ -52,6 +52,7 @@ const (
 // is in flight, lets a fresh tmux-mcp start once on the same socket and
 // TMPDIR, and then finds nothing of either left.
 func TestLeftoverAfterKill(t *testing.T) {
+	skipIfShort(t)
 	for _, call := range inFlightCalls {
 		for _, kill := range killModes {
 			t.Run(call.name+"/"+kill.name, func(t *testing.T) {
@@ -158,6 +159,7 @@ func testLeftoverAfterKill(t *testing.T, call inFlightCall, kill killMode) {
 // shows in tmux and on the machine exactly as documented, and nothing else;
 // then that it takes all of it away on a normal exit (stdin EOF).
 func TestLeftoverFootprints(t *testing.T) {
+	skipIfShort(t)
 	for _, tc := range []struct {
 		safety      string
 		hold, shell bool // a wait_for_exit and a run_shell_command in flight too
@@ -220,6 +222,7 @@ func TestLeftoverFootprints(t *testing.T) {
 // it makes the notifications that crash tmux < 3.7 under a control client
 // mid-handshake: windows made, renamed and killed, pane output.
 func TestLeftoverNoClient(t *testing.T) {
+	skipIfShort(t)
 	sock := tmuxtest.Server(t)
 	tmuxtest.Run(t, sock, "new-session", "-d", "-s", "wide", "-x", "100", "-y", "30", "cat")
 	panes := []string{strings.TrimSpace(tmuxtest.Run(t, sock, "display", "-p", "-t", "wide:", "#{pane_id}"))}
@@ -340,6 +343,7 @@ func TestLeftoverNoClient(t *testing.T) {
 // remain-on-exit untouched, their output seen, their exits as the user's
 // remain-on-exit says.
 func TestLeftoverStaleHoldAfterRestart(t *testing.T) {
+	skipIfShort(t)
 	sock := tmuxtest.Server(t)
 	newPane(t, sock, "sleep", "1000")
 	m := launchMCP(t, sock, privateTmpdir(t), "--exit-grace", "4s")
@@ -436,6 +440,7 @@ func TestLeftoverStaleHoldAfterRestart(t *testing.T) {
 // flight: the server must end, the calls be answered, tmux-mcp keep serving,
 // and nothing of ours outlive it.
 func TestLeftoverKillServerWhileWatched(t *testing.T) {
+	skipIfShort(t)
 	sock := tmuxtest.Server(t)
 	tmpdir := privateTmpdir(t)
 	watched, held := newPane(t, sock, "sleep", "1000"), newPane(t, sock, "sleep", "1000")
@@ -1376,4 +1381,11 @@ func poll(bound time.Duration, cond func() bool) bool {
 		time.Sleep(50 * time.Millisecond)
 	}
 	return true
+}
+
+// skipIfShort skips the slow leftover tests (about a minute together) under -short.
+func skipIfShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("leftover tests are slow; run without -short")
+	}
 }
