@@ -97,6 +97,18 @@ var Catalogue = []Tool{
 		World: Closed,
 		bind:  bind((*handlers.Handlers).SnapshotPane),
 	},
+	{
+		Name:  "find_pane_by_position",
+		Title: "Find a pane by position",
+		Description: "Find panes by where they sit: with paneId and side, the panes across that side's border " +
+			"(left, right, above, below) or the pane diagonally past a corner (top-left, top-right, " +
+			"bottom-left, bottom-right); with windowId, x and y, the pane covering that cell. Returns each " +
+			"pane's id, place and size; an empty list means the window's edge or a border is there. " +
+			"Positions come from the window's unzoomed layout.",
+		Class: ReadOnly,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).FindPaneByPosition),
+	},
 
 	// Making and removing panes.
 	{
