@@ -109,6 +109,20 @@ var Catalogue = []Tool{
 		World: Closed,
 		bind:  bind((*handlers.Handlers).FindPaneByPosition),
 	},
+	{
+		Name:  "search_panes",
+		Title: "Search pane text",
+		Description: "Find the lines that contain pattern (a literal substring; with regex:true a Go RE2 " +
+			"expression) in the screens of many panes at once — all panes, a session's, a window's or those " +
+			"in paneIds — and with scrollback:true in their scrollback too. Each hit is the pane id, the line " +
+			"number as capture_pane numbers rows (0 the top of the screen, negative rows scrollback) and the " +
+			"line. The search is bounded by maxPanes, maxLines read, maxHits, the byte ceiling and timeoutMs, " +
+			"and stoppedBy names the bound that ended it early (none: the whole scope was searched). The " +
+			"pattern is matched by this server, never given to tmux. Pane text may be sensitive or untrusted.",
+		Class: ReadOnly,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).SearchPanes),
+	},
 
 	// Making and removing panes.
 	{

@@ -209,6 +209,7 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 		{"get_pane_info", map[string]any{"paneId": "%1"}},
 		{"snapshot_pane", map[string]any{"paneId": "%0", "maxLines": 2}},
 		{"find_pane_by_position", map[string]any{"windowId": "@0", "x": 1, "y": 1}},
+		{"search_panes", map[string]any{"pattern": "Pane is dead", "scrollback": true}},
 		{"create_session", map[string]any{"name": "s#1", "argv": []string{"cat"}}},
 		{"create_window", map[string]any{"sessionId": "$0", "argv": []string{"cat"}}},
 		{"split_window", map[string]any{"paneId": "%0", "argv": []string{"cat"}}},
