@@ -123,6 +123,19 @@ var Catalogue = []Tool{
 		World: Closed,
 		bind:  bind((*handlers.Handlers).SearchPanes),
 	},
+	{
+		Name:  "call_read_tools_batch",
+		Title: "Call several read-only tools at once",
+		Description: "Run up to 20 read-only tools (those with readOnlyHint true, such as get_pane_info, " +
+			"snapshot_pane, capture_pane or list_panes) in one call, in order, and return one row per call: " +
+			"ok with the tool's structured result, checked against that tool's own output schema, or not ok " +
+			"with the error — arguments its input schema refused, a tool that is not read-only, or the " +
+			"tool's own failure. One failing call does not stop the others. Calls stop being run once the " +
+			"batch has taken the server's wait ceiling or its results reach the byte ceiling; those rows say so.",
+		Class: ReadOnly,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).CallReadToolsBatch),
+	},
 
 	// Making and removing panes.
 	{

@@ -210,6 +210,10 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 		{"snapshot_pane", map[string]any{"paneId": "%0", "maxLines": 2}},
 		{"find_pane_by_position", map[string]any{"windowId": "@0", "x": 1, "y": 1}},
 		{"search_panes", map[string]any{"pattern": "Pane is dead", "scrollback": true}},
+		{"call_read_tools_batch", map[string]any{"calls": []any{
+			map[string]any{"tool": "get_pane_info", "arguments": map[string]any{"paneId": "%0"}},
+			map[string]any{"tool": "kill_pane", "arguments": map[string]any{"paneId": "%0"}},
+		}}},
 		{"create_session", map[string]any{"name": "s#1", "argv": []string{"cat"}}},
 		{"create_window", map[string]any{"sessionId": "$0", "argv": []string{"cat"}}},
 		{"split_window", map[string]any{"paneId": "%0", "argv": []string{"cat"}}},
