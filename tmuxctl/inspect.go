@@ -3,6 +3,7 @@ package tmuxctl
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -143,39 +144,42 @@ type ServerInfo struct {
 	Panes      int
 }
 
-var serverFormat = format{"version", "socket_path", "pid", "session_id", "window_id", "pane_id"}
+var (
+	serverFormat = format{"version", "socket_path", "pid"}
+	idsFormat    = format{"session_id", "window_id", "pane_id"}
+)
 
 // ServerInfo asks the running server for its version, socket and process
 // id, and counts its sessions, windows and panes. The version is the
 // server's own: it can differ from the tmux binary's when a server started
 // by an older tmux is still running.
 func (c *Client) ServerInfo(ctx context.Context) (ServerInfo, error) {
-	rows, err := c.list(ctx, serverFormat, "list-panes", "-a")
+	spec, fieldSep, rowSep := serverFormat.layout()
+	out, err := c.command(ctx, "display-message", "-p", spec)
 	if err != nil {
 		return ServerInfo{}, err
 	}
-	if len(rows) == 0 {
-		// A server kept running without sessions (exit-empty off).
-		spec, fieldSep, rowSep := serverFormat.layout()
-		out, err := c.command(ctx, "display-message", "-p", spec)
-		if err != nil {
-			return ServerInfo{}, err
-		}
-		if rows, err = serverFormat.parse(out, fieldSep, rowSep); err != nil {
-			return ServerInfo{}, err
-		}
-		if len(rows) != 1 {
-			return ServerInfo{}, errors.New("display-message: printed no server information")
-		}
+	rows, err := serverFormat.parse(out, fieldSep, rowSep)
+	if err != nil {
+		return ServerInfo{}, err
+	}
+	if len(rows) != 1 {
+		return ServerInfo{}, fmt.Errorf("display-message printed %d rows of server information, want 1", len(rows))
 	}
 	info := ServerInfo{Version: rows[0]["version"], SocketPath: rows[0]["socket_path"], PID: atoi(rows[0]["pid"])}
+	ids, err := c.list(ctx, idsFormat, "list-panes", "-a")
+	var ce *CommandError
+	if errors.As(err, &ce) && strings.Contains(ce.Message, "no current target") {
+		// A server kept running without sessions (exit-empty off).
+		return info, nil
+	}
+	if err != nil {
+		return ServerInfo{}, err
+	}
 	// A window linked into several sessions is listed once per session:
 	// count distinct ids.
 	sessions, windows, panes := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	for _, r := range rows {
-		if r["pane_id"] == "" {
-			continue
-		}
+	for _, r := range ids {
 		sessions[r["session_id"]] = true
 		windows[r["window_id"]] = true
 		panes[r["pane_id"]] = true
