@@ -26,6 +26,8 @@ type Handlers struct {
 	echo   *echoBook         // what this server typed, for waits to discount
 	frames *frameBook        // run_shell_command's commands in flight
 	limits Limits
+	// readTools are the tools call_read_tools_batch may call.
+	readTools map[string]ReadTool
 	// shutdown ends when the server is stopping: waits end as cancelled.
 	shutdown context.Context
 }

@@ -94,6 +94,7 @@ type binder struct {
 	register func(s *mcp.Server, t *mcp.Tool, h *handlers.Handlers)
 	in, out  reflect.Type // the handler's argument and result types
 	method   string       // the handler's full name, e.g. "…handlers.(*Handlers).ListPanes"
+	direct   directCaller // the handler called outside tools/call (call_read_tools_batch)
 }
 
 // bind adapts a handler method to the SDK's typed AddTool. The SDK checks
@@ -130,6 +131,7 @@ func bind[In, Out any](method func(*handlers.Handlers, context.Context, In) (Out
 		in:       reflect.TypeFor[In](),
 		out:      reflect.TypeFor[Out](),
 		method:   runtime.FuncForPC(reflect.ValueOf(method).Pointer()).Name(),
+		direct:   direct(method),
 	}
 }
 
@@ -163,6 +165,7 @@ func Register(s *mcp.Server, h *handlers.Handlers, tier Class) {
 		}
 		t.bind.register(s, t.MCP(), h)
 	}
+	h.SetReadTools(readTools(h))
 	s.AddReceivingMiddleware(refuseDisabled(disabled, tier), nullArgumentsAsEmpty)
 }
 
