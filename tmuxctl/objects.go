@@ -49,7 +49,9 @@ type Pane struct {
 	SessionName   string
 	WindowID      WindowID
 	WindowIndex   int
+	WindowName    string
 	Index         int
+	Left, Top     int // position of its top-left cell within the window
 	Active        bool
 	Width, Height int
 	Title         string
@@ -102,7 +104,7 @@ func windowFrom(r map[string]string) Window {
 }
 
 var paneFormat = format{"pane_id", "session_id", "session_name", "window_id", "window_index",
-	"pane_index", "pane_active", "pane_width", "pane_height", "pane_title", "pane_current_command",
+	"window_name", "pane_left", "pane_top", "pane_index", "pane_active", "pane_width", "pane_height", "pane_title", "pane_current_command",
 	"pane_pid", "pane_current_path", "pane_dead", "pane_dead_status", "pane_dead_signal",
 	"pane_in_mode", "history_size", "pane_pipe", PipeOption, HoldOption, "pid"}
 
@@ -113,6 +115,9 @@ func paneFrom(r map[string]string) Pane {
 		SessionName: r["session_name"],
 		WindowID:    WindowID(r["window_id"]),
 		WindowIndex: atoi(r["window_index"]),
+		WindowName:  r["window_name"],
+		Left:        atoi(r["pane_left"]),
+		Top:         atoi(r["pane_top"]),
 		Index:       atoi(r["pane_index"]),
 		Active:      r["pane_active"] == "1",
 		Width:       atoi(r["pane_width"]),

@@ -95,6 +95,12 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 	return created, start, nil
 }
 
+// SessionNamed finds the session whose name is exactly name (as given to
+// tmux: a name tmux stored changed, such as "a.b" as "a_b", matches too).
+func (c *Client) SessionNamed(ctx context.Context, name string) (Session, error) {
+	return c.sessionByName(ctx, name)
+}
+
 // sessionByName finds the session whose name is exactly name.
 func (c *Client) sessionByName(ctx context.Context, name string) (Session, error) {
 	sessions, err := c.ListSessions(ctx)
