@@ -109,13 +109,16 @@ var Catalogue = []Tool{
 	{
 		Name:  "send_keys",
 		Title: "Send keys to a pane",
-		Description: "Type into a pane, then press Enter (set enter:false to leave the line unsubmitted). keys " +
-			"that form one tmux key name — C-c, Enter, Escape, Up, F5, M-x — are sent as that key; anything " +
-			"else is typed as text. Set literal:true to type even a key name as text. Refuses a dead pane, a " +
-			"pane in copy mode (force sends anyway), and the pane this server runs in (unless force). This " +
-			"reports that the keys were delivered, not what the program did: to read the effect use " +
-			"capture_pane, and to run a command and get its output and exit status use run_shell_command " +
-			"when available. A shell that has not started reading yet may echo keys typed too early.",
+		Description: "Type into a pane. keys is either a string or a sequence. A string is typed, then Enter " +
+			"is pressed (enter:false leaves the line unsubmitted); a string that is one tmux key name — C-c, " +
+			"Enter, Escape, Up, F5, M-x — is sent as that key, anything else as text (literal:true: always text). " +
+			"A sequence mixes text and keys in one call, sent in order by one tmux client with nothing added: " +
+			"[{\"text\":\"x = 1\"},{\"key\":\"Enter\"},{\"key\":\"C-d\"}]; text items are typed exactly, key items " +
+			"must be tmux key names (an unknown one is an error listing the valid forms). sent says what went as " +
+			"text and what as keys. The result's cursor is taken before the first key: pass it to wait_for_text " +
+			"or capture_since to see everything the keys caused, even output printed before you ask. Refuses a " +
+			"dead pane, a pane in copy mode (force sends anyway), and the pane this server runs in (unless " +
+			"force). To run a command and get its output and exit status use run_shell_command when available.",
 		Class: Mutating,
 		World: Open,
 		bind:  bind((*handlers.Handlers).SendKeys),
