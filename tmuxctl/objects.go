@@ -459,25 +459,37 @@ func (c *Client) NewSession(ctx context.Context, o NewSessionOptions) (Created, 
 		argv = append(argv, "-y", strconv.Itoa(o.Height))
 	}
 	created, err := c.create(ctx, o.Spawn, argv)
-	if err == nil && (o.Width > 0 || o.Height > 0) && !c.atLeast(ctx, 3, 3) {
+	if err == nil && !c.atLeast(ctx, 3, 3) {
 		// tmux 3.2a gives a detached session's window the default size
 		// whatever -x and -y say; resize-window makes it what was asked.
-		resize := []string{"resize-window", "-t", string(created.Window)}
-		if o.Width > 0 {
-			resize = append(resize, "-x", strconv.Itoa(o.Width))
-		}
-		if o.Height > 0 {
-			resize = append(resize, "-y", strconv.Itoa(o.Height))
-		}
-		_, err = c.command(ctx, resize...)
+		err = c.resizeWindow(ctx, created.Window, o.Width, o.Height)
 	}
 	return created, err
 }
 
+// resizeWindow sets window w's size, where width or height is not 0.
+// tmux then keeps that window at that size (its window-size option
+// becomes manual); no other window changes.
+func (c *Client) resizeWindow(ctx context.Context, w WindowID, width, height int) error {
+	if width <= 0 && height <= 0 {
+		return nil
+	}
+	resize := []string{"resize-window", "-t", string(w)}
+	if width > 0 {
+		resize = append(resize, "-x", strconv.Itoa(width))
+	}
+	if height > 0 {
+		resize = append(resize, "-y", strconv.Itoa(height))
+	}
+	_, err := c.command(ctx, resize...)
+	return err
+}
+
 // NewWindowOptions configure [Client.NewWindow].
 type NewWindowOptions struct {
-	Name   string // tmux names it after its program when empty
-	Select bool   // make it the session's current window
+	Name          string // tmux names it after its program when empty
+	Select        bool   // make it the session's current window
+	Width, Height int    // resize the new window (only it) when not 0
 	Spawn
 }
 
@@ -490,7 +502,15 @@ func (c *Client) NewWindow(ctx context.Context, s SessionID, o NewWindowOptions)
 	if o.Name != "" {
 		argv = append(argv, "-n", literalFormat(o.Name))
 	}
-	return c.create(ctx, o.Spawn, argv)
+	created, err := c.create(ctx, o.Spawn, argv)
+	if err != nil {
+		return Created{}, err
+	}
+	if err := c.resizeWindow(ctx, created.Window, o.Width, o.Height); err != nil {
+		c.KillWindow(context.WithoutCancel(ctx), created.Window)
+		return Created{}, err
+	}
+	return created, nil
 }
 
 // Direction places a new pane relative to the one split.
@@ -507,6 +527,7 @@ const (
 type SplitOptions struct {
 	Direction Direction // Below when empty
 	Percent   int       // size of the new pane; 0 means half
+	Cells     int       // or: its size in rows (below, above) or columns (right, left)
 	Select    bool      // make the new pane active
 	Spawn
 }
@@ -531,6 +552,8 @@ func (c *Client) Split(ctx context.Context, p PaneID, o SplitOptions) (Created, 
 	}
 	if o.Percent > 0 {
 		argv = append(argv, "-l", strconv.Itoa(o.Percent)+"%")
+	} else if o.Cells > 0 {
+		argv = append(argv, "-l", strconv.Itoa(o.Cells))
 	}
 	return c.create(ctx, o.Spawn, argv)
 }
