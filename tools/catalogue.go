@@ -50,7 +50,11 @@ var Catalogue = []Tool{
 			"session, window and pane ids and the pane's pid, so no listing is needed afterwards. By default " +
 			"the pane runs the user's shell; argv runs a program directly, with no shell in between, so its " +
 			"arguments arrive exactly as given. cwd, env, a window name and a size (width/height) are optional. " +
-			"Names are taken literally: '#' is never expanded.",
+			"The program starts only once its output is watched, and the result's cursor is before its first byte: " +
+			"pass it to wait_for_text or capture_since to read everything it prints, its first prompt included. " +
+			"A program that is not found, cannot run or exits at once is an error giving its exit status and what " +
+			"it printed, and what was made for it is removed. Without argv the pane runs tmux's default-command, " +
+			"or default-shell as a login shell (started with -l). Names are taken literally: '#' is never expanded.",
 		Class: Mutating,
 		World: Open,
 		bind:  bind((*handlers.Handlers).CreateSession),
@@ -60,7 +64,13 @@ var Catalogue = []Tool{
 		Title: "Create a tmux window",
 		Description: "Add a window to an existing session (sessionId) and return its window id, index and " +
 			"pane id. It runs the user's shell unless argv names a program, which runs without a shell. " +
-			"The session's current window stays current unless select is true.",
+			"width/height resize the new window only (tmux then keeps that window at that size); nothing else " +
+			"is resized. The session's current window stays current unless select is true. " +
+			"The program starts only once its output is watched, and the result's cursor is before its first byte: " +
+			"pass it to wait_for_text or capture_since to read everything it prints, its first prompt included. " +
+			"A program that is not found, cannot run or exits at once is an error giving its exit status and what " +
+			"it printed, and what was made for it is removed. Without argv the pane runs tmux's default-command, " +
+			"or default-shell as a login shell (started with -l).",
 		Class: Mutating,
 		World: Open,
 		bind:  bind((*handlers.Handlers).CreateWindow),
@@ -69,8 +79,15 @@ var Catalogue = []Tool{
 		Name:  "split_window",
 		Title: "Split a tmux pane",
 		Description: "Split a pane in two and return the new pane's id and pid. direction places the new pane " +
-			"below (default), right, above or left of paneId; percent sets its size. It runs the user's shell " +
-			"unless argv names a program, which runs without a shell. Focus stays put unless select is true.",
+			"below (default), right, above or left of paneId; percent, or height (below/above) or width " +
+			"(right/left) in cells, sets its size, taken from the split pane: the window keeps its size. It runs " +
+			"the user's shell unless argv names a program, which runs without a shell. Focus stays put unless " +
+			"select is true. " +
+			"The program starts only once its output is watched, and the result's cursor is before its first byte: " +
+			"pass it to wait_for_text or capture_since to read everything it prints, its first prompt included. " +
+			"A program that is not found, cannot run or exits at once is an error giving its exit status and what " +
+			"it printed, and what was made for it is removed. Without argv the pane runs tmux's default-command, " +
+			"or default-shell as a login shell (started with -l).",
 		Class: Mutating,
 		World: Open,
 		bind:  bind((*handlers.Handlers).SplitWindow),
