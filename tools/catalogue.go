@@ -160,7 +160,9 @@ var Catalogue = []Tool{
 		Title: "Read pane output since a cursor",
 		Description: "Return what a pane printed since you last looked, from tmux's live output stream rather than by re-reading the screen. Call it first without " +
 			"a cursor: that starts watching and returns the visible screen (seeded:true) and a cursor. Pass the " +
-			"cursor back each time after and you get only what is new, and a new cursor. waitMs (clamped to the " +
+			"cursor back each time after and you get only what is new, and a new cursor. The cursor send_keys, " +
+			"create_session, create_window, split_window or start_program returned works too: it reads from before " +
+			"the first byte they caused. waitMs (clamped to the " +
 			"server ceiling) blocks until something arrives instead of returning empty. Text comes in the order it " +
 			"was written with terminal escapes removed, so programs that redraw by moving the cursor (progress " +
 			"bars, full-screen TUIs) read jumbled here — use capture_pane for those. missedBytes > 0 means output " +
@@ -176,7 +178,9 @@ var Catalogue = []Tool{
 		Title: "Wait for text in a pane",
 		Description: "Block until a pane prints one of patterns (literal substrings; with regex:true, Go RE2 expressions in multi-line mode), or anything " +
 			"at all when patterns is omitted — by following tmux's output notifications, not by polling. Only " +
-			"text printed after the wait begins (or after cursor, if given) counts. For output you did not write " +
+			"text printed after the wait begins (or after cursor, if given) counts: to see what keys you send or a " +
+			"program you start prints, pass the cursor send_keys, create_session, create_window, split_window or " +
+			"start_program returned, and output printed before the wait began is seen too. For output you did not write " +
 			"yourself: another process, a person, a background job; for a command you run, run_shell_command " +
 			"knows when it ended and its exit status, which no text match can. Text this server typed into the " +
 			"pane is ignored while unsubmitted and for ten seconds after it was submitted, so a command cannot " +
