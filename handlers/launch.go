@@ -114,21 +114,20 @@ func (h *Handlers) exitedAtOnce(ctx context.Context, s *live.Stream, pane tmuxct
 		e, err := h.exits.Wait(wctx, pane)
 		ended <- result{e, err}
 	}()
-	// Without a stream there is no marker to wait for: the grace alone.
-	grace := time.After(startGrace)
-	var marked <-chan time.Time
+	// The grace starts at the exec marker; without a stream there is no
+	// marker to wait for, so it starts now.
+	var graceEnds <-chan time.Time
+	if s == nil {
+		graceEnds = time.After(startGrace)
+	}
 	for {
 		var changed <-chan struct{}
-		if s != nil && marked == nil {
+		if graceEnds == nil {
 			changed = s.Changed()
 			if _, ok := s.FindMarker(nonce, tmuxctl.ExecMarker); ok {
-				marked = time.After(startGrace)
+				graceEnds = time.After(startGrace)
 				changed = nil
 			}
-		}
-		waitGrace := grace
-		if s != nil {
-			waitGrace = marked
 		}
 		select {
 		case r := <-ended:
@@ -137,7 +136,7 @@ func (h *Handlers) exitedAtOnce(ctx context.Context, s *live.Stream, pane tmuxct
 			}
 			return r.e, true
 		case <-changed:
-		case <-waitGrace:
+		case <-graceEnds:
 			return live.Exit{}, false
 		case <-wctx.Done():
 			return live.Exit{}, false
