@@ -292,14 +292,14 @@ func BenchmarkConcurrentWaits(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		var replies []<-chan json.RawMessage
 		for _, p := range panes {
-			id := p.(map[string]any)["id"].(string)
+			id := p.(map[string]any)["paneId"].(string)
 			replies = append(replies, c.start("tools/call", map[string]any{"name": "wait_for_text", "arguments": map[string]any{
 				"paneId": id, "patterns": []string{"go" + strconv.Itoa(i) + "!"}, "timeoutMs": 30000}}))
 		}
 		time.Sleep(200 * time.Millisecond) // let all 64 subscribe
 		t0 := time.Now()
 		for _, p := range panes {
-			tmuxtest.Run(b, sock, "send-keys", "-t", p.(map[string]any)["id"].(string), "-l", "go"+strconv.Itoa(i)+"!\n")
+			tmuxtest.Run(b, sock, "send-keys", "-t", p.(map[string]any)["paneId"].(string), "-l", "go"+strconv.Itoa(i)+"!\n")
 		}
 		for _, r := range replies {
 			if out := toolResult(b, "wait_for_text", <-r); out["outcome"] != "matched" {

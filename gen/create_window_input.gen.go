@@ -19,6 +19,9 @@ type CreateWindowInput struct {
 	// Environment variables to set for the program, name to value.
 	Env CreateWindowInputEnv `json:"env,omitempty,omitzero"`
 
+	// Height of the new window in rows; see width.
+	Height *int `json:"height,omitempty,omitzero"`
+
 	// Name for the new window.
 	Name *string `json:"name,omitempty,omitzero"`
 
@@ -27,6 +30,12 @@ type CreateWindowInput struct {
 
 	// The session to add the window to.
 	SessionID string `json:"sessionId"`
+
+	// Width of the new window in columns. tmux sizes a new window like its session;
+	// with width or height the new window alone is resized (resize-window, which
+	// fixes that window's size: its window-size option becomes manual). Nothing else
+	// is resized.
+	Width *int `json:"width,omitempty,omitzero"`
 }
 
 // Environment variables to set for the program, name to value.
@@ -55,6 +64,12 @@ func (j *CreateWindowInput) UnmarshalJSON(value []byte) error {
 	if plain.Cwd != nil && utf8.RuneCountInString(string(*plain.Cwd)) < 1 {
 		return fmt.Errorf("field %s length: must be >= %d", "cwd", 1)
 	}
+	if plain.Height != nil && 10000 < *plain.Height {
+		return fmt.Errorf("field %s: must be <= %v", "height", 10000)
+	}
+	if plain.Height != nil && 1 > *plain.Height {
+		return fmt.Errorf("field %s: must be >= %v", "height", 1)
+	}
 	if plain.Name != nil && utf8.RuneCountInString(string(*plain.Name)) < 1 {
 		return fmt.Errorf("field %s length: must be >= %d", "name", 1)
 	}
@@ -66,6 +81,12 @@ func (j *CreateWindowInput) UnmarshalJSON(value []byte) error {
 	}
 	if matched, _ := regexp.MatchString(`^\$\d+$`, string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
+	}
+	if plain.Width != nil && 10000 < *plain.Width {
+		return fmt.Errorf("field %s: must be <= %v", "width", 10000)
+	}
+	if plain.Width != nil && 1 > *plain.Width {
+		return fmt.Errorf("field %s: must be >= %v", "width", 1)
 	}
 	*j = CreateWindowInput(plain)
 	return nil

@@ -8,6 +8,12 @@ import "regexp"
 
 // Result of create_window.
 type CreateWindowOutput struct {
+	// Stream position before the pane's first byte (the program is started only once
+	// its output is watched): pass it to wait_for_text or capture_since to see
+	// everything it prints, its first prompt included. null when the pane's output
+	// cannot be watched.
+	Cursor CreateWindowOutputCursor `json:"cursor"`
+
 	// The new pane.
 	PaneID string `json:"paneId"`
 
@@ -24,11 +30,20 @@ type CreateWindowOutput struct {
 	WindowIndex int `json:"windowIndex"`
 }
 
+// Stream position before the pane's first byte (the program is started only once
+// its output is watched): pass it to wait_for_text or capture_since to see
+// everything it prints, its first prompt included. null when the pane's output
+// cannot be watched.
+type CreateWindowOutputCursor *string
+
 // UnmarshalJSON implements json.Unmarshaler.
 func (j *CreateWindowOutput) UnmarshalJSON(value []byte) error {
 	var raw map[string]interface{}
 	if err := json.Unmarshal(value, &raw); err != nil {
 		return err
+	}
+	if _, ok := raw["cursor"]; raw != nil && !ok {
+		return fmt.Errorf("field cursor in CreateWindowOutput: required")
 	}
 	if _, ok := raw["paneId"]; raw != nil && !ok {
 		return fmt.Errorf("field paneId in CreateWindowOutput: required")

@@ -5,14 +5,22 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "unicode/utf8"
 
 // Arguments of list_panes.
 type ListPanesInput struct {
 	// Only panes of this session.
 	SessionID *string `json:"sessionId,omitempty,omitzero"`
 
+	// Only panes of the session with exactly this name (instead of sessionId).
+	SessionName *string `json:"sessionName,omitempty,omitzero"`
+
 	// Only panes of this window.
 	WindowID *string `json:"windowId,omitempty,omitzero"`
+
+	// Only panes of the window with exactly this name (instead of windowId); give
+	// sessionId or sessionName too when several sessions have a window of that name.
+	WindowName *string `json:"windowName,omitempty,omitzero"`
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -27,10 +35,22 @@ func (j *ListPanesInput) UnmarshalJSON(value []byte) error {
 			return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 		}
 	}
+	if plain.SessionName != nil && utf8.RuneCountInString(string(*plain.SessionName)) < 1 {
+		return fmt.Errorf("field %s length: must be >= %d", "sessionName", 1)
+	}
+	if plain.SessionName != nil && utf8.RuneCountInString(string(*plain.SessionName)) > 256 {
+		return fmt.Errorf("field %s length: must be <= %d", "sessionName", 256)
+	}
 	if plain.WindowID != nil {
 		if matched, _ := regexp.MatchString(`^@\d+$`, string(*plain.WindowID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 		}
+	}
+	if plain.WindowName != nil && utf8.RuneCountInString(string(*plain.WindowName)) < 1 {
+		return fmt.Errorf("field %s length: must be >= %d", "windowName", 1)
+	}
+	if plain.WindowName != nil && utf8.RuneCountInString(string(*plain.WindowName)) > 256 {
+		return fmt.Errorf("field %s length: must be <= %d", "windowName", 256)
 	}
 	*j = ListPanesInput(plain)
 	return nil

@@ -59,17 +59,20 @@ type PaneView struct {
 	// Rows.
 	Height int `json:"height"`
 
-	// Stable pane id, e.g. %1.
-	ID string `json:"id"`
-
 	// Whether the pane is in copy mode or another mode (input is refused then).
 	InMode bool `json:"inMode"`
 
 	// Pane index within the window.
 	Index int `json:"index"`
 
+	// Column of the pane's left edge within its window (0 is the window's left edge).
+	Left int `json:"left"`
+
 	// Whether this is the pane this MCP server itself runs in.
 	Own bool `json:"own"`
+
+	// Stable pane id, e.g. %1.
+	PaneID string `json:"paneId"`
 
 	// Process id of the pane's first process.
 	Pid int `json:"pid"`
@@ -83,6 +86,9 @@ type PaneView struct {
 	// Pane title.
 	Title string `json:"title"`
 
+	// Row of the pane's top edge within its window (0 is the window's top row).
+	Top int `json:"top"`
+
 	// Columns.
 	Width int `json:"width"`
 
@@ -91,6 +97,9 @@ type PaneView struct {
 
 	// Index of that window.
 	WindowIndex int `json:"windowIndex"`
+
+	// Name of that window.
+	WindowName string `json:"windowName"`
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -120,17 +129,20 @@ func (j *PaneView) UnmarshalJSON(value []byte) error {
 	if _, ok := raw["height"]; raw != nil && !ok {
 		return fmt.Errorf("field height in PaneView: required")
 	}
-	if _, ok := raw["id"]; raw != nil && !ok {
-		return fmt.Errorf("field id in PaneView: required")
-	}
 	if _, ok := raw["inMode"]; raw != nil && !ok {
 		return fmt.Errorf("field inMode in PaneView: required")
 	}
 	if _, ok := raw["index"]; raw != nil && !ok {
 		return fmt.Errorf("field index in PaneView: required")
 	}
+	if _, ok := raw["left"]; raw != nil && !ok {
+		return fmt.Errorf("field left in PaneView: required")
+	}
 	if _, ok := raw["own"]; raw != nil && !ok {
 		return fmt.Errorf("field own in PaneView: required")
+	}
+	if _, ok := raw["paneId"]; raw != nil && !ok {
+		return fmt.Errorf("field paneId in PaneView: required")
 	}
 	if _, ok := raw["pid"]; raw != nil && !ok {
 		return fmt.Errorf("field pid in PaneView: required")
@@ -144,6 +156,9 @@ func (j *PaneView) UnmarshalJSON(value []byte) error {
 	if _, ok := raw["title"]; raw != nil && !ok {
 		return fmt.Errorf("field title in PaneView: required")
 	}
+	if _, ok := raw["top"]; raw != nil && !ok {
+		return fmt.Errorf("field top in PaneView: required")
+	}
 	if _, ok := raw["width"]; raw != nil && !ok {
 		return fmt.Errorf("field width in PaneView: required")
 	}
@@ -152,6 +167,9 @@ func (j *PaneView) UnmarshalJSON(value []byte) error {
 	}
 	if _, ok := raw["windowIndex"]; raw != nil && !ok {
 		return fmt.Errorf("field windowIndex in PaneView: required")
+	}
+	if _, ok := raw["windowName"]; raw != nil && !ok {
+		return fmt.Errorf("field windowName in PaneView: required")
 	}
 	type Plain PaneView
 	var plain Plain
@@ -164,11 +182,23 @@ func (j *PaneView) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 0)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.ID)); !matched {
-		return fmt.Errorf("field %s pattern match: must match %s", "ID", `^%\d+$`)
+	if 9007199254740991 < plain.Left {
+		return fmt.Errorf("field %s: must be <= %v", "left", 9007199254740991)
+	}
+	if 0 > plain.Left {
+		return fmt.Errorf("field %s: must be >= %v", "left", 0)
+	}
+	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if matched, _ := regexp.MatchString(`^\$\d+$`, string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
+	}
+	if 9007199254740991 < plain.Top {
+		return fmt.Errorf("field %s: must be <= %v", "top", 9007199254740991)
+	}
+	if 0 > plain.Top {
+		return fmt.Errorf("field %s: must be >= %v", "top", 0)
 	}
 	if 9007199254740991 < plain.Width {
 		return fmt.Errorf("field %s: must be <= %v", "width", 9007199254740991)

@@ -41,14 +41,14 @@ type SessionView struct {
 	// Window size in rows.
 	Height int `json:"height"`
 
-	// Stable session id, e.g. $1.
-	ID string `json:"id"`
-
-	// Session name.
-	Name string `json:"name"`
-
 	// Whether this MCP server itself runs in this session.
 	Own bool `json:"own"`
+
+	// Stable session id, e.g. $1.
+	SessionID string `json:"sessionId"`
+
+	// Session name.
+	SessionName string `json:"sessionName"`
 
 	// Window size in columns.
 	Width int `json:"width"`
@@ -72,14 +72,14 @@ func (j *SessionView) UnmarshalJSON(value []byte) error {
 	if _, ok := raw["height"]; raw != nil && !ok {
 		return fmt.Errorf("field height in SessionView: required")
 	}
-	if _, ok := raw["id"]; raw != nil && !ok {
-		return fmt.Errorf("field id in SessionView: required")
-	}
-	if _, ok := raw["name"]; raw != nil && !ok {
-		return fmt.Errorf("field name in SessionView: required")
-	}
 	if _, ok := raw["own"]; raw != nil && !ok {
 		return fmt.Errorf("field own in SessionView: required")
+	}
+	if _, ok := raw["sessionId"]; raw != nil && !ok {
+		return fmt.Errorf("field sessionId in SessionView: required")
+	}
+	if _, ok := raw["sessionName"]; raw != nil && !ok {
+		return fmt.Errorf("field sessionName in SessionView: required")
 	}
 	if _, ok := raw["width"]; raw != nil && !ok {
 		return fmt.Errorf("field width in SessionView: required")
@@ -104,8 +104,8 @@ func (j *SessionView) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 0)
 	}
-	if matched, _ := regexp.MatchString(`^\$\d+$`, string(plain.ID)); !matched {
-		return fmt.Errorf("field %s pattern match: must match %s", "ID", `^\$\d+$`)
+	if matched, _ := regexp.MatchString(`^\$\d+$`, string(plain.SessionID)); !matched {
+		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	if 9007199254740991 < plain.Width {
 		return fmt.Errorf("field %s: must be <= %v", "width", 9007199254740991)

@@ -5,11 +5,15 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "unicode/utf8"
 
 // Arguments of list_windows.
 type ListWindowsInput struct {
-	// Only windows of this session. Omit for every session.
+	// Only windows of this session. Omit (and sessionName) for every session.
 	SessionID *string `json:"sessionId,omitempty,omitzero"`
+
+	// Only windows of the session with exactly this name (instead of sessionId).
+	SessionName *string `json:"sessionName,omitempty,omitzero"`
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -23,6 +27,12 @@ func (j *ListWindowsInput) UnmarshalJSON(value []byte) error {
 		if matched, _ := regexp.MatchString(`^\$\d+$`, string(*plain.SessionID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 		}
+	}
+	if plain.SessionName != nil && utf8.RuneCountInString(string(*plain.SessionName)) < 1 {
+		return fmt.Errorf("field %s length: must be >= %d", "sessionName", 1)
+	}
+	if plain.SessionName != nil && utf8.RuneCountInString(string(*plain.SessionName)) > 256 {
+		return fmt.Errorf("field %s length: must be <= %d", "sessionName", 256)
 	}
 	*j = ListWindowsInput(plain)
 	return nil

@@ -38,17 +38,11 @@ type WindowView struct {
 	// Rows.
 	Height int `json:"height"`
 
-	// Stable window id, e.g. @1.
-	ID string `json:"id"`
-
 	// Window index within the session.
 	Index int `json:"index"`
 
 	// tmux layout string.
 	Layout string `json:"layout"`
-
-	// Window name.
-	Name string `json:"name"`
 
 	// Whether this MCP server itself runs in this window.
 	Own bool `json:"own"`
@@ -64,6 +58,12 @@ type WindowView struct {
 
 	// Columns.
 	Width int `json:"width"`
+
+	// Stable window id, e.g. @1.
+	WindowID string `json:"windowId"`
+
+	// Window name.
+	WindowName string `json:"windowName"`
 
 	// Whether a pane is zoomed.
 	Zoomed bool `json:"zoomed"`
@@ -81,17 +81,11 @@ func (j *WindowView) UnmarshalJSON(value []byte) error {
 	if _, ok := raw["height"]; raw != nil && !ok {
 		return fmt.Errorf("field height in WindowView: required")
 	}
-	if _, ok := raw["id"]; raw != nil && !ok {
-		return fmt.Errorf("field id in WindowView: required")
-	}
 	if _, ok := raw["index"]; raw != nil && !ok {
 		return fmt.Errorf("field index in WindowView: required")
 	}
 	if _, ok := raw["layout"]; raw != nil && !ok {
 		return fmt.Errorf("field layout in WindowView: required")
-	}
-	if _, ok := raw["name"]; raw != nil && !ok {
-		return fmt.Errorf("field name in WindowView: required")
 	}
 	if _, ok := raw["own"]; raw != nil && !ok {
 		return fmt.Errorf("field own in WindowView: required")
@@ -108,6 +102,12 @@ func (j *WindowView) UnmarshalJSON(value []byte) error {
 	if _, ok := raw["width"]; raw != nil && !ok {
 		return fmt.Errorf("field width in WindowView: required")
 	}
+	if _, ok := raw["windowId"]; raw != nil && !ok {
+		return fmt.Errorf("field windowId in WindowView: required")
+	}
+	if _, ok := raw["windowName"]; raw != nil && !ok {
+		return fmt.Errorf("field windowName in WindowView: required")
+	}
 	if _, ok := raw["zoomed"]; raw != nil && !ok {
 		return fmt.Errorf("field zoomed in WindowView: required")
 	}
@@ -121,9 +121,6 @@ func (j *WindowView) UnmarshalJSON(value []byte) error {
 	}
 	if 0 > plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 0)
-	}
-	if matched, _ := regexp.MatchString(`^@\d+$`, string(plain.ID)); !matched {
-		return fmt.Errorf("field %s pattern match: must match %s", "ID", `^@\d+$`)
 	}
 	if 9007199254740991 < plain.Panes {
 		return fmt.Errorf("field %s: must be <= %v", "panes", 9007199254740991)
@@ -139,6 +136,9 @@ func (j *WindowView) UnmarshalJSON(value []byte) error {
 	}
 	if 0 > plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 0)
+	}
+	if matched, _ := regexp.MatchString(`^@\d+$`, string(plain.WindowID)); !matched {
+		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = WindowView(plain)
 	return nil

@@ -5,21 +5,25 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
-import "unicode/utf8"
 
 // Arguments of send_keys.
 type SendKeysInput struct {
-	// Press Enter after the keys.
+	// Press Enter after the keys (string keys only; a sequence says where Enter
+	// goes).
 	Enter bool `json:"enter,omitempty,omitzero"`
 
 	// Allow this even when it is the pane this MCP server runs in.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// What to type. Sent as one tmux key name when it is one (C-c, Enter, Up, F5,
-	// M-x); otherwise typed as text. With literal, always typed as text.
-	Keys string `json:"keys"`
+	// What to type. Either a string — sent as one tmux key when it is a key name
+	// (C-c, Enter, Up, F5, M-x), otherwise typed as text (always text with literal) —
+	// or a sequence of items, each {"text": …} typed literally or {"key": …} one tmux
+	// key name, sent in order, e.g. [{"text":"x = 1"},{"key":"Enter"},{"key":"C-d"}].
+	// With a sequence, enter and literal do not apply: put {"key":"Enter"} where it
+	// belongs.
+	Keys interface{} `json:"keys"`
 
-	// Type keys as text even when it names a key.
+	// Type a string keys as text even when it names a key (string keys only).
 	Literal bool `json:"literal,omitempty,omitzero"`
 
 	// Stable pane id, e.g. %1.
@@ -48,9 +52,6 @@ func (j *SendKeysInput) UnmarshalJSON(value []byte) error {
 	}
 	if v, ok := raw["force"]; !ok || v == nil {
 		plain.Force = false
-	}
-	if utf8.RuneCountInString(string(plain.Keys)) > 16384 {
-		return fmt.Errorf("field %s length: must be <= %d", "keys", 16384)
 	}
 	if v, ok := raw["literal"]; !ok || v == nil {
 		plain.Literal = false

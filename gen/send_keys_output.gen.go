@@ -8,18 +8,32 @@ import "regexp"
 
 // Result of send_keys.
 type SendKeysOutput struct {
+	// Stream position taken before the first key was sent: pass it to wait_for_text
+	// or capture_since to see everything the keys caused. null when the pane's output
+	// cannot be watched.
+	Cursor SendKeysOutputCursor `json:"cursor"`
+
 	// Stable pane id, e.g. %1.
 	PaneID string `json:"paneId"`
 
-	// What was sent, as tmux received it: the keys, then Enter if pressed.
+	// What was sent, in order, one item per step: text "…" for text typed literally,
+	// key <name> for a key, e.g. text "x = 1", key Enter.
 	Sent string `json:"sent"`
 }
+
+// Stream position taken before the first key was sent: pass it to wait_for_text or
+// capture_since to see everything the keys caused. null when the pane's output
+// cannot be watched.
+type SendKeysOutputCursor *string
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (j *SendKeysOutput) UnmarshalJSON(value []byte) error {
 	var raw map[string]interface{}
 	if err := json.Unmarshal(value, &raw); err != nil {
 		return err
+	}
+	if _, ok := raw["cursor"]; raw != nil && !ok {
+		return fmt.Errorf("field cursor in SendKeysOutput: required")
 	}
 	if _, ok := raw["paneId"]; raw != nil && !ok {
 		return fmt.Errorf("field paneId in SendKeysOutput: required")

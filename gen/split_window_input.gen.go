@@ -23,6 +23,11 @@ type SplitWindowInput struct {
 	// Environment variables to set for the program, name to value.
 	Env SplitWindowInputEnv `json:"env,omitempty,omitzero"`
 
+	// Height of the new pane in rows, for direction below or above only (a pane split
+	// right or left has the split pane's height). Taken from the split pane; the
+	// window keeps its size. Not with percent.
+	Height *int `json:"height,omitempty,omitzero"`
+
 	// The pane to split.
 	PaneID string `json:"paneId"`
 
@@ -31,6 +36,11 @@ type SplitWindowInput struct {
 
 	// Make the new pane the active one.
 	Select bool `json:"select,omitempty,omitzero"`
+
+	// Width of the new pane in columns, for direction right or left only (a pane
+	// split below or above spans the split pane's width). Taken from the split pane;
+	// the window keeps its size. Not with percent.
+	Width *int `json:"width,omitempty,omitzero"`
 }
 
 type SplitWindowInputDirection string
@@ -96,6 +106,12 @@ func (j *SplitWindowInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["direction"]; !ok || v == nil {
 		plain.Direction = "below"
 	}
+	if plain.Height != nil && 10000 < *plain.Height {
+		return fmt.Errorf("field %s: must be <= %v", "height", 10000)
+	}
+	if plain.Height != nil && 1 > *plain.Height {
+		return fmt.Errorf("field %s: must be >= %v", "height", 1)
+	}
 	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
@@ -107,6 +123,12 @@ func (j *SplitWindowInput) UnmarshalJSON(value []byte) error {
 	}
 	if v, ok := raw["select"]; !ok || v == nil {
 		plain.Select = false
+	}
+	if plain.Width != nil && 10000 < *plain.Width {
+		return fmt.Errorf("field %s: must be <= %v", "width", 10000)
+	}
+	if plain.Width != nil && 1 > *plain.Width {
+		return fmt.Errorf("field %s: must be >= %v", "width", 1)
 	}
 	*j = SplitWindowInput(plain)
 	return nil

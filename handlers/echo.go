@@ -1,12 +1,13 @@
 package handlers
 
 import (
-	"regexp"
 	"strings"
 	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
 // echoWindow is how long text this server submitted to a pane is
@@ -57,32 +58,53 @@ const (
 	keyUnknown                // anything else: the echo can no longer be predicted
 )
 
-// namedKey matches what tmux reads as a key name rather than text:
-// modifier prefixes and the names in tmux's key table.
-var namedKey = regexp.MustCompile(`^(?:(?:[CMS]-)+.+|\^.|F(?:[1-9]|1[0-2])|Up|Down|Left|Right|Home|End|` +
-	`NPage|PageDown|PgDn|PPage|PageUp|PgUp|IC|Insert|DC|Delete|BTab|Tab|Escape|Space|BSpace|Enter|KP.+)$`)
-
-// classifyKey reads a send_keys argument the way tmux will.
+// classifyKey reads a send_keys string the way send_keys sends it: as a
+// key when it names one (see tmuxctl.ParseKey) and literal is off,
+// otherwise as text.
 func classifyKey(keys string, literal bool) keyKind {
-	if literal || !namedKey.MatchString(keys) {
+	if literal {
 		return keyText
 	}
-	switch keys {
-	case "Enter", "C-m", "C-j", "^M", "^J":
-		return keySubmit
-	case "C-c", "C-u", "^C", "^U":
-		return keyKill
-	case "BSpace", "C-h", "^H":
-		return keyErase
-	case "Space":
+	k, err := tmuxctl.ParseKey(keys)
+	if err != nil || !k.Named() {
 		return keyText
 	}
-	return keyUnknown
+	kind, _ := classifyParsed(k)
+	return kind
 }
 
-// typed records what send_keys sent to a pane: keys (read per classifyKey),
-// then Enter if enter.
+// classifyParsed reads one key for the echo model; for a key that types a
+// character (Space, 0x41) it also returns that character.
+func classifyParsed(k tmuxctl.Key) (keyKind, rune) {
+	plain := !k.Ctrl && !k.Meta && !k.Shift
+	ctrlOnly := k.Ctrl && !k.Meta && !k.Shift
+	switch {
+	case plain && (k.Name == "Enter" || k.Name == "KPEnter" || k.Name == "" && (k.Char == '\r' || k.Char == '\n')):
+		return keySubmit, 0
+	case ctrlOnly && k.Name == "" && (k.Char == 'm' || k.Char == 'j'):
+		return keySubmit, 0
+	case ctrlOnly && k.Name == "" && (k.Char == 'c' || k.Char == 'u'),
+		plain && k.Name == "" && (k.Char == 0x03 || k.Char == 0x15):
+		return keyKill, 0
+	case plain && (k.Name == "BSpace" || k.Name == "" && (k.Char == 0x08 || k.Char == 0x7f)),
+		ctrlOnly && k.Name == "" && k.Char == 'h':
+		return keyErase, 0
+	case plain && k.Name == "Space":
+		return keyText, ' '
+	case plain && k.Name == "" && k.Char >= 0x20:
+		return keyText, k.Char
+	}
+	return keyUnknown, 0
+}
+
+// typed records what send_keys sent to a pane as a string: keys, as a
+// key or as text (see stringItems), then Enter if enter.
 func (b *echoBook) typed(pane string, pid int, keys string, literal, enter bool) {
+	b.typedItems(pane, pid, stringItems(keys, literal, enter))
+}
+
+// typedItems records a sequence send_keys sent to a pane, in order.
+func (b *echoBook) typedItems(pane string, pid int, items []tmuxctl.KeyItem) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	k := echoKey{pane, pid}
@@ -93,30 +115,35 @@ func (b *echoBook) typed(pane string, pid int, keys string, literal, enter bool)
 	}
 	now := b.now()
 	pe.prune(now)
-	switch classifyKey(keys, literal) {
-	case keyText:
-		if keys == "Space" && !literal {
-			keys = " "
+	for _, it := range items {
+		if it.Key == "" {
+			// A newline typed as text submits the line, as Enter does.
+			parts := strings.Split(it.Text, "\n")
+			for i, part := range parts {
+				pe.line = append(pe.line, []rune(part)...)
+				if i < len(parts)-1 {
+					pe.submit(now)
+				}
+			}
+			continue
 		}
-		// A newline typed as text submits the line, as Enter does.
-		parts := strings.Split(keys, "\n")
-		for i, part := range parts {
-			pe.line = append(pe.line, []rune(part)...)
-			if i < len(parts)-1 {
-				pe.submit(now)
+		key, err := tmuxctl.ParseKey(it.Key)
+		if err != nil {
+			pe.line = nil
+			continue
+		}
+		switch kind, r := classifyParsed(key); kind {
+		case keyText:
+			pe.line = append(pe.line, r)
+		case keySubmit:
+			pe.submit(now)
+		case keyKill, keyUnknown:
+			pe.line = nil
+		case keyErase:
+			if n := len(pe.line); n > 0 {
+				pe.line = pe.line[:n-1]
 			}
 		}
-	case keySubmit:
-		pe.submit(now)
-	case keyKill, keyUnknown:
-		pe.line = nil
-	case keyErase:
-		if n := len(pe.line); n > 0 {
-			pe.line = pe.line[:n-1]
-		}
-	}
-	if enter {
-		pe.submit(now)
 	}
 	if len(pe.line) == 0 && len(pe.submitted) == 0 {
 		delete(b.panes, k)

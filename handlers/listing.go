@@ -18,8 +18,8 @@ func (h *Handlers) ListSessions(ctx context.Context, _ gen.ListSessionsInput) (g
 	out := gen.ListSessionsOutput{Sessions: make([]gen.SessionView, len(sessions))}
 	for i, s := range sessions {
 		out.Sessions[i] = gen.SessionView{
-			ID:              string(s.ID),
-			Name:            s.Name,
+			SessionID:       string(s.ID),
+			SessionName:     s.Name,
 			Windows:         s.Windows,
 			AttachedClients: s.AttachedClients,
 			CreatedUnix:     int(s.CreatedUnix),
@@ -33,7 +33,11 @@ func (h *Handlers) ListSessions(ctx context.Context, _ gen.ListSessionsInput) (g
 
 // ListWindows returns the windows of one session, or of all.
 func (h *Handlers) ListWindows(ctx context.Context, in gen.ListWindowsInput) (gen.ListWindowsOutput, error) {
-	windows, err := h.tmux.ListWindows(ctx, tmuxctl.SessionID(deref(in.SessionID)))
+	session, err := h.sessionNamed(ctx, in.SessionID, in.SessionName)
+	if err != nil {
+		return gen.ListWindowsOutput{}, err
+	}
+	windows, err := h.tmux.ListWindows(ctx, session)
 	if err != nil {
 		return gen.ListWindowsOutput{}, h.explain(ctx, err)
 	}
@@ -41,11 +45,11 @@ func (h *Handlers) ListWindows(ctx context.Context, in gen.ListWindowsInput) (ge
 	out := gen.ListWindowsOutput{Windows: make([]gen.WindowView, len(windows))}
 	for i, w := range windows {
 		out.Windows[i] = gen.WindowView{
-			ID:          string(w.ID),
+			WindowID:    string(w.ID),
 			SessionID:   string(w.SessionID),
 			SessionName: w.SessionName,
 			Index:       w.Index,
-			Name:        w.Name,
+			WindowName:  w.Name,
 			Active:      w.Active,
 			Width:       w.Width,
 			Height:      w.Height,
@@ -60,10 +64,15 @@ func (h *Handlers) ListWindows(ctx context.Context, in gen.ListWindowsInput) (ge
 
 // ListPanes returns the panes of a window, a session, or the whole server.
 func (h *Handlers) ListPanes(ctx context.Context, in gen.ListPanesInput) (gen.ListPanesOutput, error) {
-	panes, err := h.tmux.ListPanes(ctx, tmuxctl.PaneScope{
-		Session: tmuxctl.SessionID(deref(in.SessionID)),
-		Window:  tmuxctl.WindowID(deref(in.WindowID)),
-	})
+	session, err := h.sessionNamed(ctx, in.SessionID, in.SessionName)
+	if err != nil {
+		return gen.ListPanesOutput{}, err
+	}
+	window, err := h.windowNamed(ctx, session, in.WindowID, in.WindowName)
+	if err != nil {
+		return gen.ListPanesOutput{}, err
+	}
+	panes, err := h.tmux.ListPanes(ctx, tmuxctl.PaneScope{Session: session, Window: window})
 	if err != nil {
 		return gen.ListPanesOutput{}, h.explain(ctx, err)
 	}
@@ -71,11 +80,14 @@ func (h *Handlers) ListPanes(ctx context.Context, in gen.ListPanesInput) (gen.Li
 	out := gen.ListPanesOutput{Panes: make([]gen.PaneView, len(panes))}
 	for i, p := range panes {
 		out.Panes[i] = gen.PaneView{
-			ID:          string(p.ID),
+			PaneID:      string(p.ID),
 			SessionID:   string(p.SessionID),
 			SessionName: p.SessionName,
 			WindowID:    string(p.WindowID),
 			WindowIndex: p.WindowIndex,
+			WindowName:  p.WindowName,
+			Left:        p.Left,
+			Top:         p.Top,
 			Index:       p.Index,
 			Active:      p.Active,
 			Width:       p.Width,

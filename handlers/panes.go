@@ -9,38 +9,6 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
-// SendKeys types into a pane: a key name or text, then Enter unless told
-// not to. It refuses dead panes, panes in a mode such as copy mode (where
-// keys would drive the mode, not the program) and this server's own pane,
-// unless force.
-func (h *Handlers) SendKeys(ctx context.Context, in gen.SendKeysInput) (gen.SendKeysOutput, error) {
-	id := tmuxctl.PaneID(in.PaneID)
-	p, err := h.tmux.Pane(ctx, id)
-	if err != nil {
-		return gen.SendKeysOutput{}, h.explain(ctx, err)
-	}
-	if err := h.refuseOwn(id, in.Force, "type into"); err != nil {
-		return gen.SendKeysOutput{}, err
-	}
-	if p.Dead {
-		return gen.SendKeysOutput{}, fmt.Errorf("pane %s is dead (its program exited%s); nothing reads keys there — use kill_pane, or a new pane", id, exitSuffix(p))
-	}
-	if p.InMode && !in.Force {
-		return gen.SendKeysOutput{}, fmt.Errorf("pane %s is in copy mode (or another tmux mode), so keys would drive the mode instead of the program; pass force:true to send anyway (keys \"q\" with enter:false leaves copy mode)", id)
-	}
-	// Record the keys before sending them, so a wait already running
-	// cannot see their echo before it knows to discount it.
-	h.echo.typed(string(id), p.PID, in.Keys, in.Literal, in.Enter)
-	if err := h.tmux.SendKeys(ctx, id, in.Keys, in.Literal, in.Enter); err != nil {
-		return gen.SendKeysOutput{}, h.explain(ctx, err)
-	}
-	sent := strconv.Quote(in.Keys)
-	if in.Enter {
-		sent += " + Enter"
-	}
-	return gen.SendKeysOutput{PaneID: string(id), Sent: sent}, nil
-}
-
 func exitSuffix(p tmuxctl.Pane) string {
 	switch {
 	case p.ExitSignal != nil:

@@ -29,6 +29,33 @@ func (c *Client) SendKeys(ctx context.Context, p PaneID, keys string, literal, e
 	return err
 }
 
+// A KeyItem is one part of a key sequence: Text, typed literally, or Key,
+// a key name (see [ParseKey]).
+type KeyItem struct {
+	Text string
+	Key  string
+}
+
+// SendSequence sends items to pane p in order, text literally (send-keys
+// -l) and keys by name, all from one tmux client, so nothing typed by
+// anyone else can fall between them.
+func (c *Client) SendSequence(ctx context.Context, p PaneID, items []KeyItem) error {
+	var cmds [][]string
+	for _, it := range items {
+		if it.Key != "" {
+			// "--" keeps a key such as "-" from being read as a flag.
+			cmds = append(cmds, []string{"send-keys", "-t", string(p), "--", it.Key})
+		} else if it.Text != "" {
+			cmds = append(cmds, []string{"send-keys", "-t", string(p), "-l", "--", it.Text})
+		}
+	}
+	if len(cmds) == 0 {
+		return nil
+	}
+	_, err := c.commands(ctx, cmds...)
+	return err
+}
+
 // TypeLine types line into pane p's program as one line and submits it:
 // first leaving copy mode when leaveMode is set, and clearing what is
 // already typed (C-u), so the program reads exactly line. One tmux client

@@ -49,7 +49,9 @@ type Pane struct {
 	SessionName   string
 	WindowID      WindowID
 	WindowIndex   int
+	WindowName    string
 	Index         int
+	Left, Top     int // position of its top-left cell within the window
 	Active        bool
 	Width, Height int
 	Title         string
@@ -102,7 +104,7 @@ func windowFrom(r map[string]string) Window {
 }
 
 var paneFormat = format{"pane_id", "session_id", "session_name", "window_id", "window_index",
-	"pane_index", "pane_active", "pane_width", "pane_height", "pane_title", "pane_current_command",
+	"window_name", "pane_left", "pane_top", "pane_index", "pane_active", "pane_width", "pane_height", "pane_title", "pane_current_command",
 	"pane_pid", "pane_current_path", "pane_dead", "pane_dead_status", "pane_dead_signal",
 	"pane_in_mode", "history_size", "pane_pipe", PipeOption, HoldOption, "pid"}
 
@@ -113,6 +115,9 @@ func paneFrom(r map[string]string) Pane {
 		SessionName: r["session_name"],
 		WindowID:    WindowID(r["window_id"]),
 		WindowIndex: atoi(r["window_index"]),
+		WindowName:  r["window_name"],
+		Left:        atoi(r["pane_left"]),
+		Top:         atoi(r["pane_top"]),
 		Index:       atoi(r["pane_index"]),
 		Active:      r["pane_active"] == "1",
 		Width:       atoi(r["pane_width"]),
@@ -454,25 +459,37 @@ func (c *Client) NewSession(ctx context.Context, o NewSessionOptions) (Created, 
 		argv = append(argv, "-y", strconv.Itoa(o.Height))
 	}
 	created, err := c.create(ctx, o.Spawn, argv)
-	if err == nil && (o.Width > 0 || o.Height > 0) && !c.atLeast(ctx, 3, 3) {
+	if err == nil && !c.atLeast(ctx, 3, 3) {
 		// tmux 3.2a gives a detached session's window the default size
 		// whatever -x and -y say; resize-window makes it what was asked.
-		resize := []string{"resize-window", "-t", string(created.Window)}
-		if o.Width > 0 {
-			resize = append(resize, "-x", strconv.Itoa(o.Width))
-		}
-		if o.Height > 0 {
-			resize = append(resize, "-y", strconv.Itoa(o.Height))
-		}
-		_, err = c.command(ctx, resize...)
+		err = c.resizeWindow(ctx, created.Window, o.Width, o.Height)
 	}
 	return created, err
 }
 
+// resizeWindow sets window w's size, where width or height is not 0.
+// tmux then keeps that window at that size (its window-size option
+// becomes manual); no other window changes.
+func (c *Client) resizeWindow(ctx context.Context, w WindowID, width, height int) error {
+	if width <= 0 && height <= 0 {
+		return nil
+	}
+	resize := []string{"resize-window", "-t", string(w)}
+	if width > 0 {
+		resize = append(resize, "-x", strconv.Itoa(width))
+	}
+	if height > 0 {
+		resize = append(resize, "-y", strconv.Itoa(height))
+	}
+	_, err := c.command(ctx, resize...)
+	return err
+}
+
 // NewWindowOptions configure [Client.NewWindow].
 type NewWindowOptions struct {
-	Name   string // tmux names it after its program when empty
-	Select bool   // make it the session's current window
+	Name          string // tmux names it after its program when empty
+	Select        bool   // make it the session's current window
+	Width, Height int    // resize the new window (only it) when not 0
 	Spawn
 }
 
@@ -485,7 +502,15 @@ func (c *Client) NewWindow(ctx context.Context, s SessionID, o NewWindowOptions)
 	if o.Name != "" {
 		argv = append(argv, "-n", literalFormat(o.Name))
 	}
-	return c.create(ctx, o.Spawn, argv)
+	created, err := c.create(ctx, o.Spawn, argv)
+	if err != nil {
+		return Created{}, err
+	}
+	if err := c.resizeWindow(ctx, created.Window, o.Width, o.Height); err != nil {
+		c.KillWindow(context.WithoutCancel(ctx), created.Window)
+		return Created{}, err
+	}
+	return created, nil
 }
 
 // Direction places a new pane relative to the one split.
@@ -502,6 +527,7 @@ const (
 type SplitOptions struct {
 	Direction Direction // Below when empty
 	Percent   int       // size of the new pane; 0 means half
+	Cells     int       // or: its size in rows (below, above) or columns (right, left)
 	Select    bool      // make the new pane active
 	Spawn
 }
@@ -526,6 +552,8 @@ func (c *Client) Split(ctx context.Context, p PaneID, o SplitOptions) (Created, 
 	}
 	if o.Percent > 0 {
 		argv = append(argv, "-l", strconv.Itoa(o.Percent)+"%")
+	} else if o.Cells > 0 {
+		argv = append(argv, "-l", strconv.Itoa(o.Cells))
 	}
 	return c.create(ctx, o.Spawn, argv)
 }

@@ -95,6 +95,63 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 	return created, start, nil
 }
 
+// ExecMarker is the kind of marker (see live.Marker) the shim of
+// [Client.CreateGated] prints just before it execs a program it found.
+const ExecMarker = "exec"
+
+// CreateGated makes a pane with create (new-session, new-window or
+// split-window with their options) for program s.Argv — or, when s.Argv
+// is empty, for what tmux would have run: default-command through
+// default-shell, or default-shell as a login shell — that does not run
+// yet: a shell in the pane waits on a tmux channel first, as in
+// [Client.StartGated]. Once started, the shell prints an [ExecMarker]
+// with nonce just before it execs a program it found (so a program not
+// found or not executable is known by its exit with no marker). The
+// shell execs the program, which keeps the pane's pid. If start is never
+// called, the caller must remove what create made.
+func (c *Client) CreateGated(ctx context.Context, s Spawn, nonce string, create func(context.Context, Spawn) (Created, error)) (Created, func(context.Context) error, error) {
+	if err := s.check(); err != nil {
+		return Created{}, nil, err
+	}
+	bin, err := exec.LookPath(c.cfg.Binary)
+	if err != nil {
+		return Created{}, nil, fmt.Errorf("finding tmux for the pane: %w", err)
+	}
+	channel := "tmux-mcp-go-" + Nonce(8)
+	gated := s
+	gated.Argv = append([]string{"/bin/sh", "-c", createShim, bin, c.SocketPath(), channel, nonce}, s.Argv...)
+	created, err := create(ctx, gated)
+	if err != nil {
+		return Created{}, nil, err
+	}
+	start := func(ctx context.Context) error { return c.Signal(ctx, channel) }
+	return created, start, nil
+}
+
+// createShim is the gating shell of [Client.CreateGated]: $0 is tmux, $1
+// its socket, $2 the start channel, $3 the nonce, then the program's argv
+// (none: tmux's default, worked out as tmux's spawn.c does, except that
+// the login shell is asked for with -l rather than a "-" before its name,
+// which sh cannot set). tmux sets SHELL in the pane to default-shell.
+const createShim = `tmux=$0 sock=$1 nonce=$3
+"$tmux" -S "$sock" wait-for "$2" || exit 126
+shift 3
+if [ $# -eq 0 ]; then
+	c=$("$tmux" -S "$sock" display-message -p -t "$TMUX_PANE" '#{default-command}' 2>/dev/null) || c=
+	if [ -n "$c" ]; then set -- "$SHELL" -c "$c"; else set -- "$SHELL" -l; fi
+fi
+case $1 in
+*/*) [ -f "$1" ] && [ -x "$1" ];;
+*) command -v -- "$1" >/dev/null 2>&1;;
+esac && printf '\033]7777;tmux-mcp;%s;` + ExecMarker + `\007' "$nonce"
+exec "$@"`
+
+// SessionNamed finds the session whose name is exactly name (as given to
+// tmux: a name tmux stored changed, such as "a.b" as "a_b", matches too).
+func (c *Client) SessionNamed(ctx context.Context, name string) (Session, error) {
+	return c.sessionByName(ctx, name)
+}
+
 // sessionByName finds the session whose name is exactly name.
 func (c *Client) sessionByName(ctx context.Context, name string) (Session, error) {
 	sessions, err := c.ListSessions(ctx)

@@ -61,6 +61,7 @@ type hold struct {
 	waiters  int
 	started  bool // a program this server started: held until it exits
 	keep     bool // leave the dead pane open when the hold ends
+	brief    bool // only while someone waits: no grace period once released
 	timer    *time.Timer
 	ready    chan struct{} // closed once the hold is set up (or failed: err)
 	err      error
@@ -164,6 +165,19 @@ func (t *ExitTracker) deathOf(p tmuxctl.PaneID) <-chan struct{} {
 // ends this waiter's part in it. started marks a program this server just
 // started (held until it exits); keep leaves it open once dead.
 func (t *ExitTracker) Hold(ctx context.Context, p tmuxctl.PaneID, started, keep bool) (release func(), err error) {
+	return t.hold(ctx, p, started, keep, false)
+}
+
+// HoldBriefly holds pane p only while the caller waits: released, the hold
+// ends at once, with no grace period, unless another waiter holds it too.
+// It is for the first moments of a program made to run on its own (a new
+// session's shell, say), to catch one that cannot start without holding
+// the pane for its whole life.
+func (t *ExitTracker) HoldBriefly(ctx context.Context, p tmuxctl.PaneID) (release func(), err error) {
+	return t.hold(ctx, p, false, false, true)
+}
+
+func (t *ExitTracker) hold(ctx context.Context, p tmuxctl.PaneID, started, keep, brief bool) (release func(), err error) {
 	if err := t.hub.ready(ctx); err != nil {
 		return nil, err
 	}
@@ -186,6 +200,7 @@ func (t *ExitTracker) Hold(ctx context.Context, p tmuxctl.PaneID, started, keep 
 		h.waiters++
 		h.started = h.started || started
 		h.keep = h.keep || keep
+		h.brief = h.brief && brief
 		if h.timer != nil {
 			h.timer.Stop()
 			h.timer = nil
@@ -199,7 +214,7 @@ func (t *ExitTracker) Hold(ctx context.Context, p tmuxctl.PaneID, started, keep 
 	}
 	// Register first, so a concurrent caller joins this hold rather than
 	// reading the remain-on-exit this one is about to set as the user's.
-	h := &hold{waiters: 1, started: started, keep: keep, ready: make(chan struct{})}
+	h := &hold{waiters: 1, started: started, keep: keep, brief: brief, ready: make(chan struct{})}
 	t.held[p] = h
 	t.mu.Unlock()
 
@@ -261,6 +276,9 @@ func (t *ExitTracker) release(p tmuxctl.PaneID) {
 		t.finish(t.hub.ctx, p)
 	case h.started:
 		t.mu.Unlock() // died() finishes it
+	case h.brief:
+		t.mu.Unlock()
+		t.finish(t.hub.ctx, p)
 	default:
 		h.timer = time.AfterFunc(t.grace, func() { t.hub.goFunc(func() { t.finish(t.hub.ctx, p) }) })
 		t.mu.Unlock()

@@ -1,0 +1,133 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+)
+
+// maxTypedBytes bounds the text of one send_keys call, as the string form's
+// schema does.
+const maxTypedBytes = 16384
+
+// SendKeys types into a pane: a string (a key name or text, then Enter
+// unless told not to) or a sequence of text and keys, all from one tmux
+// client. It refuses dead panes, panes in a mode such as copy mode (where
+// keys would drive the mode, not the program) and this server's own pane,
+// unless force. The cursor it returns is taken before the first key goes.
+func (h *Handlers) SendKeys(ctx context.Context, in gen.SendKeysInput) (gen.SendKeysOutput, error) {
+	items, err := keyItems(in)
+	if err != nil {
+		return gen.SendKeysOutput{}, err
+	}
+	id := tmuxctl.PaneID(in.PaneID)
+	p, err := h.tmux.Pane(ctx, id)
+	if err != nil {
+		return gen.SendKeysOutput{}, h.explain(ctx, err)
+	}
+	if err := h.refuseOwn(id, in.Force, "type into"); err != nil {
+		return gen.SendKeysOutput{}, err
+	}
+	if p.Dead {
+		return gen.SendKeysOutput{}, fmt.Errorf("pane %s is dead (its program exited%s); nothing reads keys there — use kill_pane, or a new pane", id, exitSuffix(p))
+	}
+	if p.InMode && !in.Force {
+		return gen.SendKeysOutput{}, fmt.Errorf("pane %s is in copy mode (or another tmux mode), so keys would drive the mode instead of the program; pass force:true to send anyway (keys \"q\" with enter:false leaves copy mode)", id)
+	}
+	out := gen.SendKeysOutput{PaneID: string(id), Sent: describeSent(items)}
+	// Watch the pane before the first key, so the cursor is before
+	// everything the keys cause.
+	if s, err := h.hub.Watch(ctx, id); err == nil {
+		cursor := s.Cursor(s.End())
+		out.Cursor = &cursor
+	} else if noStream(err) {
+		note(ctx, "cursor is null: the output of pane %s cannot be watched (%v)", id, err)
+	} else {
+		return gen.SendKeysOutput{}, h.explain(ctx, err)
+	}
+	// Record the keys before sending them, so a wait already running
+	// cannot see their echo before it knows to discount it.
+	h.echo.typedItems(string(id), p.PID, items)
+	if err := h.tmux.SendSequence(ctx, id, items); err != nil {
+		return gen.SendKeysOutput{}, h.explain(ctx, err)
+	}
+	return out, nil
+}
+
+// keyItems turns send_keys' keys — a string or a sequence — into what to
+// send, checking every key name.
+func keyItems(in gen.SendKeysInput) ([]tmuxctl.KeyItem, error) {
+	if s, ok := in.Keys.(string); ok {
+		return stringItems(s, in.Literal, in.Enter), nil
+	}
+	raw, err := json.Marshal(in.Keys)
+	if err != nil {
+		return nil, fmt.Errorf("keys: %v", err)
+	}
+	var seq []struct {
+		Text *string `json:"text"`
+		Key  *string `json:"key"`
+	}
+	if err := json.Unmarshal(raw, &seq); err != nil || len(seq) == 0 {
+		return nil, errors.New(`keys must be a string or a non-empty array of {"text": …} and {"key": …} items`)
+	}
+	items := make([]tmuxctl.KeyItem, len(seq))
+	total := 0
+	for i, it := range seq {
+		switch {
+		case (it.Text == nil) == (it.Key == nil):
+			return nil, fmt.Errorf(`keys[%d] must have exactly one of "text" and "key"`, i)
+		case it.Text != nil:
+			total += len(*it.Text)
+			items[i] = tmuxctl.KeyItem{Text: *it.Text}
+		default:
+			if _, err := tmuxctl.ParseKey(*it.Key); err != nil {
+				return nil, fmt.Errorf("keys[%d].key: %v; valid forms: %s. To type it as text, use {\"text\": %s}",
+					i, err, tmuxctl.KeyForms, strconv.Quote(*it.Key))
+			}
+			items[i] = tmuxctl.KeyItem{Key: *it.Key}
+		}
+	}
+	if total > maxTypedBytes {
+		return nil, fmt.Errorf("keys: the text items hold %d bytes, more than the %d one call may type; send it in parts", total, maxTypedBytes)
+	}
+	return items, nil
+}
+
+// stringItems is how send_keys sends a string: as one key when it names
+// one (more than a lone character) and literal is off, otherwise as text;
+// then Enter if enter.
+func stringItems(keys string, literal, enter bool) []tmuxctl.KeyItem {
+	var items []tmuxctl.KeyItem
+	if k, err := tmuxctl.ParseKey(keys); err == nil && !literal && k.Named() {
+		items = append(items, tmuxctl.KeyItem{Key: keys})
+	} else if keys != "" {
+		items = append(items, tmuxctl.KeyItem{Text: keys})
+	}
+	if enter {
+		items = append(items, tmuxctl.KeyItem{Key: "Enter"})
+	}
+	return items
+}
+
+// describeSent says what went, in order: text "…" or key <name>.
+func describeSent(items []tmuxctl.KeyItem) string {
+	if len(items) == 0 {
+		return "nothing"
+	}
+	parts := make([]string, len(items))
+	for i, it := range items {
+		if it.Key != "" {
+			parts[i] = "key " + it.Key
+		} else {
+			parts[i] = "text " + strconv.Quote(it.Text)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
