@@ -22,6 +22,10 @@ type Placement struct {
 	SessionName string // a new window in the session of this name, created if missing
 	Split       PaneID // or: split this pane
 	WindowName  string // name of the new window or session's window
+	// Width and Height (0: tmux's choice) size the new window, which tmux
+	// then keeps at that size. A split shares an existing window, whose
+	// size is not this call's to change: they must be 0 with Split.
+	Width, Height int
 }
 
 // A Gate is how [Client.StartGated] runs the program once started.
@@ -67,6 +71,9 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 		gated.Argv = append([]string{"/bin/sh", "-c", `"$0" -S "$1" wait-for "$2" || exit 126; shift 2; exec "$@"`, bin, sock, channel}, s.Argv...)
 	}
 
+	if where.Split != "" && (where.Width > 0 || where.Height > 0) {
+		return Created{}, nil, errors.New("starting a program: a split shares an existing window, so it takes no width or height")
+	}
 	var created Created
 	switch {
 	case where.Split != "":
@@ -86,6 +93,12 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 		var sess Session
 		if sess, err = c.programSession(ctx); err == nil {
 			created, err = c.NewWindow(ctx, sess.ID, NewWindowOptions{Name: where.WindowName, Spawn: gated})
+		}
+	}
+	if err == nil && (where.Width > 0 || where.Height > 0) {
+		// The program waits at the gate, so it starts at this size.
+		if err = c.ResizeWindow(ctx, created.Window, where.Width, where.Height); err != nil {
+			c.KillPane(context.WithoutCancel(ctx), created.Pane)
 		}
 	}
 	if err != nil {
