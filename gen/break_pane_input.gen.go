@@ -12,8 +12,9 @@ type BreakPaneInput struct {
 	// Allow this even when it is the pane this MCP server runs in.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// Name for the new window, taken literally. No control characters (tab, newline,
-	// …) or backslashes: tmux would store them escaped.
+	// Name for the new window, taken literally. Refused, because tmux would store
+	// them changed: control characters (tab, newline, …), backslashes, and '$' before
+	// a letter, '_' or '{'.
 	Name *string `json:"name,omitempty,omitzero"`
 
 	// The pane to move into a window of its own.

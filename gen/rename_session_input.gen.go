@@ -10,8 +10,9 @@ import "unicode/utf8"
 // Arguments of rename_session.
 type RenameSessionInput struct {
 	// The new name, taken literally ('#', ';', quotes included). Not ':' or '.',
-	// which tmux reads as target separators. No control characters (tab, newline, …)
-	// or backslashes: tmux would store them escaped.
+	// which tmux reads as target separators. Refused, because tmux would store them
+	// changed: control characters (tab, newline, …), backslashes, and '$' before a
+	// letter, '_' or '{'.
 	Name string `json:"name"`
 
 	// The session to rename.

@@ -9,8 +9,9 @@ import "unicode/utf8"
 
 // Arguments of rename_window.
 type RenameWindowInput struct {
-	// The new name, taken literally ('#', ';', quotes included). No control
-	// characters (tab, newline, …) or backslashes: tmux would store them escaped.
+	// The new name, taken literally ('#', ';', quotes included). Refused, because
+	// tmux would store them changed: control characters (tab, newline, …),
+	// backslashes, and '$' before a letter, '_' or '{'.
 	Name string `json:"name"`
 
 	// The window to rename.

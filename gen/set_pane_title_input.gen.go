@@ -12,9 +12,9 @@ type SetPaneTitleInput struct {
 	// The pane whose title to set.
 	PaneID string `json:"paneId"`
 
-	// The title, taken literally ('#', ';', quotes included); empty clears it. No
-	// control characters (tab, newline, …) or backslashes: tmux would store them
-	// escaped.
+	// The title, taken literally ('#', ';', quotes included); empty clears it.
+	// Refused, because tmux would store them changed: control characters (tab,
+	// newline, …) and backslashes.
 	Title string `json:"title"`
 }
 

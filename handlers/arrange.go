@@ -228,7 +228,7 @@ func (h *Handlers) JoinPane(ctx context.Context, in gen.JoinPaneInput) (gen.Join
 func (h *Handlers) BreakPane(ctx context.Context, in gen.BreakPaneInput) (gen.BreakPaneOutput, error) {
 	id := tmuxctl.PaneID(in.PaneID)
 	name := deref(in.Name)
-	if err := checkName("name", name, false); err != nil {
+	if err := checkName("name", name, windowName); err != nil {
 		return gen.BreakPaneOutput{}, err
 	}
 	p, w, err := h.paneAndWindow(ctx, "paneId", id)

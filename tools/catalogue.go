@@ -205,8 +205,8 @@ var Catalogue = []Tool{
 		Name:  "rename_session",
 		Title: "Rename a tmux session",
 		Description: "Rename a session (sessionId). The name is stored exactly as given, never expanded: '#{…}', " +
-			"'#(…)', ';' and quotes are plain text. Control characters, backslashes, ':' and '.' are refused, since " +
-			"tmux would store them changed; a name another session has is refused. Returns the name as tmux now " +
+			"'#(…)', ';' and quotes are plain text. Control characters, backslashes, ':', '.' and '$' before a letter, " +
+			"'_' or '{' are refused, since tmux would store them changed; so is a name another session has. Returns the name as tmux now " +
 			"stores it.",
 		Class: Idempotent,
 		World: Closed,
@@ -217,7 +217,8 @@ var Catalogue = []Tool{
 		Title: "Rename a tmux window",
 		Description: "Rename a window (windowId); tmux then stops renaming it after the program it runs. The name " +
 			"is stored exactly as given, never expanded: '#{…}', '#(…)', ';' and quotes are plain text. Control " +
-			"characters and backslashes are refused, since tmux would store them escaped. Returns the name as tmux " +
+			"characters, backslashes and '$' before a letter, '_' or '{' are refused, since tmux would store them " +
+			"changed. Returns the name as tmux " +
 			"now stores it.",
 		Class: Idempotent,
 		World: Closed,
