@@ -38,16 +38,17 @@ func (h *Handlers) SelectPane(ctx context.Context, in gen.SelectPaneInput) (gen.
 // SelectLayout lays out a window's panes by a preset or a layout string.
 func (h *Handlers) SelectLayout(ctx context.Context, in gen.SelectLayoutInput) (gen.SelectLayoutOutput, error) {
 	id := tmuxctl.WindowID(in.WindowID)
-	if _, err := h.tmux.Window(ctx, id); err != nil {
+	w, err := h.tmux.Window(ctx, id)
+	if err != nil {
 		return gen.SelectLayoutOutput{}, h.explainField(ctx, "windowId", err)
 	}
-	if err := h.refuseOwnWindow(ctx, id, in.Force, "lay out"); err != nil {
+	if err := h.refuseOwnWindow(ctx, id, in.Force, "lay it out"); err != nil {
 		return gen.SelectLayoutOutput{}, err
 	}
-	if err := h.tmux.SelectLayout(ctx, id, in.Layout); err != nil {
+	if err := h.tmux.ApplyLayout(ctx, id, w.Panes, in.Layout); err != nil {
 		return gen.SelectLayoutOutput{}, valueError("layout", h.explain(ctx, err))
 	}
-	w, err := h.tmux.Window(ctx, id)
+	w, err = h.tmux.Window(ctx, id)
 	if err != nil {
 		return gen.SelectLayoutOutput{}, h.explainField(ctx, "windowId", err)
 	}
@@ -72,7 +73,7 @@ func (h *Handlers) ResizePane(ctx context.Context, in gen.ResizePaneInput) (gen.
 	if err != nil {
 		return gen.ResizePaneOutput{}, err
 	}
-	if err := h.refuseOwnWindow(ctx, p.WindowID, in.Force, "resize panes in"); err != nil {
+	if err := h.refuseOwnWindow(ctx, p.WindowID, in.Force, "resize its panes"); err != nil {
 		return gen.ResizePaneOutput{}, err
 	}
 	switch {
@@ -118,7 +119,7 @@ func (h *Handlers) ResizeWindow(ctx context.Context, in gen.ResizeWindowInput) (
 	if _, err := h.tmux.Window(ctx, id); err != nil {
 		return gen.ResizeWindowOutput{}, h.explainField(ctx, "windowId", err)
 	}
-	if err := h.refuseOwnWindow(ctx, id, in.Force, "resize"); err != nil {
+	if err := h.refuseOwnWindow(ctx, id, in.Force, "resize it"); err != nil {
 		return gen.ResizeWindowOutput{}, err
 	}
 	if err := h.tmux.ResizeWindow(ctx, id, deref(in.Width), deref(in.Height)); err != nil {
@@ -176,7 +177,7 @@ func (h *Handlers) MoveWindow(ctx context.Context, in gen.MoveWindowInput) (gen.
 	if _, err := h.tmux.Session(ctx, to); err != nil {
 		return gen.MoveWindowOutput{}, h.explainField(ctx, "sessionId", err)
 	}
-	if err := h.refuseOwnWindow(ctx, id, in.Force, "move"); err != nil {
+	if err := h.refuseOwnWindow(ctx, id, in.Force, "move it"); err != nil {
 		return gen.MoveWindowOutput{}, err
 	}
 	if err := h.tmux.MoveWindow(ctx, id, to, in.Index); err != nil {
@@ -266,7 +267,7 @@ func (h *Handlers) paneAndWindow(ctx context.Context, field string, id tmuxctl.P
 // server runs in unless force: what changes the window changes that pane.
 func (h *Handlers) refuseOwnWindow(ctx context.Context, w tmuxctl.WindowID, force bool, verb string) error {
 	if own := h.self(ctx); own.ok && own.pane.WindowID == w && !force {
-		return fmt.Errorf("window %s holds pane %s, where this MCP server itself runs; refusing to %s it — pass force:true if that is what you want", w, own.pane.ID, verb)
+		return fmt.Errorf("window %s holds pane %s, where this MCP server itself runs; refusing to %s — pass force:true if that is what you want", w, own.pane.ID, verb)
 	}
 	return nil
 }

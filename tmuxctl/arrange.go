@@ -26,8 +26,9 @@ func (c *Client) SelectPane(ctx context.Context, p PaneID) error {
 	return err
 }
 
-// SelectLayout applies a preset layout name or a layout string to window w.
-func (c *Client) SelectLayout(ctx context.Context, w WindowID, layout string) error {
+// SelectLayout applies layout to window w as it is: callers outside this
+// package use [Client.ApplyLayout], which checks it first.
+func (c *Client) selectLayout(ctx context.Context, w WindowID, layout string) error {
 	_, err := c.command(ctx, "select-layout", "-t", string(w), "--", layout)
 	return err
 }
