@@ -11,7 +11,7 @@ func TestParseLayout(t *testing.T) {
 		{"8205,80x24,0,0{40x24,0,0,0,39x24,41,0,1}", 2},
 		{"8f06,80x24,0,0{40x24,0,0[40x12,0,0,0,40x11,0,13,2],39x24,41,0,1}", 3},
 		{"8206,80x24,0,0{40x24,0,0,0,39x24,41,0,1}", 0}, // checksum off by one
-		{"vertical", 0},                                 // crashes tmux 3.3a
+		{"vertical", 0}, // crashes tmux 3.3a
 		{"zzzz,80x24,0,0,0", 0},
 		{"#{pane_id}", 0},
 		{"b25d,80x24,0,0,0;", 0},
