@@ -33,12 +33,23 @@ func (c *Client) selectLayout(ctx context.Context, w WindowID, layout string) er
 	return err
 }
 
+// A Border is the side of a pane whose border [Client.ResizePane] moves.
+type Border int
+
+const (
+	_ Border = iota
+	BorderUp
+	BorderDown
+	BorderLeft
+	BorderRight
+)
+
 // A Resize says how [Client.ResizePane] changes a pane: to a size (Width,
-// Height; 0 leaves that dimension), or by moving a border (Direction,
-// Amount cells).
+// Height; 0 leaves that dimension), or by moving a border (Border, Amount
+// cells).
 type Resize struct {
 	Width, Height int
-	Direction     string // "up", "down", "left" or "right"
+	Border        Border
 	Amount        int
 }
 
@@ -51,10 +62,10 @@ func (c *Client) ResizePane(ctx context.Context, p PaneID, r Resize) error {
 	if r.Height > 0 {
 		argv = append(argv, "-y", strconv.Itoa(r.Height))
 	}
-	if r.Direction != "" {
-		flag, ok := map[string]string{"up": "-U", "down": "-D", "left": "-L", "right": "-R"}[r.Direction]
+	if r.Border != 0 {
+		flag, ok := map[Border]string{BorderUp: "-U", BorderDown: "-D", BorderLeft: "-L", BorderRight: "-R"}[r.Border]
 		if !ok {
-			return fmt.Errorf("resize direction %q: want up, down, left or right", r.Direction)
+			return fmt.Errorf("resize border %d: want up, down, left or right", r.Border)
 		}
 		argv = append(argv, flag, strconv.Itoa(max(r.Amount, 1)))
 	}
