@@ -219,6 +219,9 @@ func (h *Handlers) JoinPane(ctx context.Context, in gen.JoinPaneInput) (gen.Join
 	if err := h.refuseOwn(id, in.Force, "move"); err != nil {
 		return gen.JoinPaneOutput{}, err
 	}
+	if err := h.refuseOwn(target, in.Force, "split (and so shrink)"); err != nil {
+		return gen.JoinPaneOutput{}, err
+	}
 	if err := h.tmux.JoinPane(ctx, id, target, tmuxctl.Direction(in.Direction), deref(in.Percent)); err != nil {
 		return gen.JoinPaneOutput{}, h.explain(ctx, err)
 	}

@@ -185,7 +185,7 @@ var Catalogue = []Tool{
 		Title: "Move a pane into another window",
 		Description: "Move a pane (paneId), with its program, into the window of targetPaneId, splitting that pane " +
 			"below (default), right, above or left; percent sizes it. A window left with no panes closes, which " +
-			"the result says. Focus stays put. Refuses this server's own pane unless force is true.",
+			"the result says. Focus stays put. Refuses this server's own pane, as either pane, unless force is true.",
 		Class: Mutating,
 		World: Closed,
 		bind:  bind((*handlers.Handlers).JoinPane),
