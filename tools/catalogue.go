@@ -141,8 +141,9 @@ var Catalogue = []Tool{
 		Description: "Resize a pane within its window, in one of three ways: to a size (width and/or height, in " +
 			"cells), by moving a border (direction up/down/left/right and amount), or to a zoom state (zoomed:true " +
 			"shows the pane alone over the whole window, zoomed:false shows every pane; asking for the state it is " +
-			"already in changes nothing). Neighbouring panes give or take the space; the window keeps its size " +
-			"(resize_window changes that), so tmux may grant less than asked: the result has the size reached. " +
+			"already in changes nothing). A size or border change unzooms the window first. Neighbouring panes give " +
+			"or take the space; the window keeps its size (resize_window changes that), so tmux may grant less " +
+			"than asked: the result has the size reached. " +
 			"Refuses panes in the window holding this server's own pane unless force is true.",
 		Class: Mutating,
 		World: Closed,
