@@ -19,6 +19,9 @@ type RunProgramInput struct {
 	// Environment variables to set for the program, name to value.
 	Env RunProgramInputEnv `json:"env,omitempty,omitzero"`
 
+	// Terminal height in rows the program gets, as width.
+	Height *int `json:"height,omitempty,omitzero"`
+
 	// Keep the pane after the program exits; by default it is closed once its output
 	// and status are read.
 	KeepPane bool `json:"keepPane,omitempty,omitzero"`
@@ -34,6 +37,11 @@ type RunProgramInput struct {
 	// How long to wait for the exit: 30 s when omitted, clamped to the server
 	// ceiling. On timeout the program keeps running.
 	TimeoutMs int `json:"timeoutMs,omitempty,omitzero"`
+
+	// Terminal width in columns the program gets. Its new window (or new session) is
+	// made this size; tmux then keeps that window at this size (window-size manual)
+	// even when a client attaches.
+	Width *int `json:"width,omitempty,omitzero"`
 }
 
 // Environment variables to set for the program, name to value.
@@ -61,6 +69,12 @@ func (j *RunProgramInput) UnmarshalJSON(value []byte) error {
 	}
 	if plain.Cwd != nil && utf8.RuneCountInString(string(*plain.Cwd)) < 1 {
 		return fmt.Errorf("field %s length: must be >= %d", "cwd", 1)
+	}
+	if plain.Height != nil && 10000 < *plain.Height {
+		return fmt.Errorf("field %s: must be <= %v", "height", 10000)
+	}
+	if plain.Height != nil && 1 > *plain.Height {
+		return fmt.Errorf("field %s: must be >= %v", "height", 1)
 	}
 	if v, ok := raw["keepPane"]; !ok || v == nil {
 		plain.KeepPane = false
@@ -90,6 +104,12 @@ func (j *RunProgramInput) UnmarshalJSON(value []byte) error {
 	}
 	if 0 >= plain.TimeoutMs {
 		return fmt.Errorf("field %s: must be > %v", "timeoutMs", 0)
+	}
+	if plain.Width != nil && 10000 < *plain.Width {
+		return fmt.Errorf("field %s: must be <= %v", "width", 10000)
+	}
+	if plain.Width != nil && 1 > *plain.Width {
+		return fmt.Errorf("field %s: must be >= %v", "width", 1)
 	}
 	*j = RunProgramInput(plain)
 	return nil

@@ -19,6 +19,9 @@ type StartProgramInput struct {
 	// Environment variables to set for the program, name to value.
 	Env StartProgramInputEnv `json:"env,omitempty,omitzero"`
 
+	// Terminal height in rows the program gets, as width.
+	Height *int `json:"height,omitempty,omitzero"`
+
 	// Keep the pane open after the program exits, whatever remain-on-exit says, so
 	// its last screen can be read.
 	KeepPane bool `json:"keepPane,omitempty,omitzero"`
@@ -34,6 +37,12 @@ type StartProgramInput struct {
 	// Wait up to this long for the program to exit before answering (clamped to the
 	// server ceiling); 0 answers as soon as it runs.
 	WaitMs int `json:"waitMs,omitempty,omitzero"`
+
+	// Terminal width in columns the program gets. Its new window (or new session) is
+	// made this size; tmux then keeps that window at this size (window-size manual)
+	// even when a client attaches. Not with splitPaneId, which shares an existing
+	// window: resize it with resize_window or resize_pane first.
+	Width *int `json:"width,omitempty,omitzero"`
 
 	// Name for the new window (not with splitPaneId).
 	WindowName *string `json:"windowName,omitempty,omitzero"`
@@ -65,6 +74,12 @@ func (j *StartProgramInput) UnmarshalJSON(value []byte) error {
 	if plain.Cwd != nil && utf8.RuneCountInString(string(*plain.Cwd)) < 1 {
 		return fmt.Errorf("field %s length: must be >= %d", "cwd", 1)
 	}
+	if plain.Height != nil && 10000 < *plain.Height {
+		return fmt.Errorf("field %s: must be <= %v", "height", 10000)
+	}
+	if plain.Height != nil && 1 > *plain.Height {
+		return fmt.Errorf("field %s: must be >= %v", "height", 1)
+	}
 	if v, ok := raw["keepPane"]; !ok || v == nil {
 		plain.KeepPane = false
 	}
@@ -92,6 +107,12 @@ func (j *StartProgramInput) UnmarshalJSON(value []byte) error {
 	}
 	if 0 > plain.WaitMs {
 		return fmt.Errorf("field %s: must be >= %v", "waitMs", 0)
+	}
+	if plain.Width != nil && 10000 < *plain.Width {
+		return fmt.Errorf("field %s: must be <= %v", "width", 10000)
+	}
+	if plain.Width != nil && 1 > *plain.Width {
+		return fmt.Errorf("field %s: must be >= %v", "width", 1)
 	}
 	if plain.WindowName != nil && utf8.RuneCountInString(string(*plain.WindowName)) < 1 {
 		return fmt.Errorf("field %s length: must be >= %d", "windowName", 1)

@@ -128,8 +128,9 @@ func (h *Handlers) startProgram(ctx context.Context, where tmuxctl.Placement, sp
 	return started{created: created, stream: s, release: release}, nil
 }
 
-func placement(sessionName *string, split *string, windowName *string) tmuxctl.Placement {
-	return tmuxctl.Placement{SessionName: deref(sessionName), Split: tmuxctl.PaneID(deref(split)), WindowName: deref(windowName)}
+func placement(sessionName *string, split *string, windowName *string, width, height *int) tmuxctl.Placement {
+	return tmuxctl.Placement{SessionName: deref(sessionName), Split: tmuxctl.PaneID(deref(split)), WindowName: deref(windowName),
+		Width: deref(width), Height: deref(height)}
 }
 
 // StartProgram runs argv (no shell) in a new pane and answers as soon as
@@ -138,9 +139,12 @@ func (h *Handlers) StartProgram(ctx context.Context, in gen.StartProgramInput) (
 	if in.SplitPaneID != nil && (in.SessionName != nil || in.WindowName != nil) {
 		return gen.StartProgramOutput{}, errors.New("splitPaneId places the program in an existing window; it cannot be combined with sessionName or windowName")
 	}
+	if in.SplitPaneID != nil && (in.Width != nil || in.Height != nil) {
+		return gen.StartProgramOutput{}, errors.New("splitPaneId places the program in an existing window, whose size this call does not change: width and height cannot be combined with it — resize that window (resize_window) or pane (resize_pane) first, or omit splitPaneId for a new window of the size you need")
+	}
 	wait := h.limits.clampMs(float64(in.WaitMs))
 	// start_program reports the program's own pid, so its shell execs it.
-	st, err := h.startProgram(ctx, placement(in.SessionName, in.SplitPaneID, in.WindowName),
+	st, err := h.startProgram(ctx, placement(in.SessionName, in.SplitPaneID, in.WindowName, in.Width, in.Height),
 		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, in.KeepPane, tmuxctl.Gate{})
 	if err != nil {
 		return gen.StartProgramOutput{}, err
@@ -179,7 +183,7 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 	// run_program reports no pid but promises all of the output: its shell
 	// stays until the output is read to the end.
 	nonce := tmuxctl.Nonce(12)
-	st, err := h.startProgram(ctx, placement(in.SessionName, nil, nil),
+	st, err := h.startProgram(ctx, placement(in.SessionName, nil, nil, in.Width, in.Height),
 		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, in.KeepPane,
 		tmuxctl.Gate{Ack: true, AckChannel: "tmux-mcp-ack-" + nonce, Nonce: nonce})
 	if err != nil {

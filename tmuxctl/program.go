@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -22,6 +23,10 @@ type Placement struct {
 	SessionName string // a new window in the session of this name, created if missing
 	Split       PaneID // or: split this pane
 	WindowName  string // name of the new window or session's window
+	// Width and Height (0: tmux's choice) size the new window, which tmux
+	// then keeps at that size. A split shares an existing window, whose
+	// size is not this call's to change: they must be 0 with Split.
+	Width, Height int
 }
 
 // A Gate is how [Client.StartGated] runs the program once started.
@@ -61,12 +66,29 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 	// the caller's env may have replaced.
 	sock := c.SocketPath()
 	gated := s
+	if where.Width > 0 || where.Height > 0 {
+		// tmux applies a pane's terminal resize at most every 250 ms
+		// (3.2a and later), so a window resized just after another resize
+		// can still show its program the old size: it waits until the
+		// terminal has the size asked for (two seconds at most).
+		rows, cols := "*", "*"
+		if where.Height > 0 {
+			rows = strconv.Itoa(where.Height)
+		}
+		if where.Width > 0 {
+			cols = strconv.Itoa(where.Width)
+		}
+		gated.Argv = append([]string{"/bin/sh", "-c", sizeWait, "sh", rows + " " + cols}, s.Argv...)
+	}
 	if gate.Ack {
-		gated.Argv = append([]string{"/bin/sh", "-c", ackShim, bin, sock, channel, gate.AckChannel, gate.Nonce}, s.Argv...)
+		gated.Argv = append([]string{"/bin/sh", "-c", ackShim, bin, sock, channel, gate.AckChannel, gate.Nonce}, gated.Argv...)
 	} else {
-		gated.Argv = append([]string{"/bin/sh", "-c", `"$0" -S "$1" wait-for "$2" || exit 126; shift 2; exec "$@"`, bin, sock, channel}, s.Argv...)
+		gated.Argv = append([]string{"/bin/sh", "-c", `"$0" -S "$1" wait-for "$2" || exit 126; shift 2; exec "$@"`, bin, sock, channel}, gated.Argv...)
 	}
 
+	if where.Split != "" && (where.Width > 0 || where.Height > 0) {
+		return Created{}, nil, errors.New("starting a program: a split shares an existing window, so it takes no width or height")
+	}
 	var created Created
 	switch {
 	case where.Split != "":
@@ -86,6 +108,12 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 		var sess Session
 		if sess, err = c.programSession(ctx); err == nil {
 			created, err = c.NewWindow(ctx, sess.ID, NewWindowOptions{Name: where.WindowName, Spawn: gated})
+		}
+	}
+	if err == nil && (where.Width > 0 || where.Height > 0) {
+		// The program waits at the gate, so it starts at this size.
+		if err = c.ResizeWindow(ctx, created.Window, where.Width, where.Height); err != nil {
+			c.KillPane(context.WithoutCancel(ctx), created.Pane)
 		}
 	}
 	if err != nil {
@@ -220,6 +248,16 @@ func (c *Client) programSession(ctx context.Context) (Session, error) {
 		}
 	}
 }
+
+// sizeWait waits until the terminal's "rows cols" match the pattern $1
+// (a "*" for a dimension not asked for), two seconds at most, then runs
+// the rest of its arguments in its place.
+const sizeWait = `p=$1; shift; i=0
+while [ "$i" -lt 200 ]; do
+	case "$(stty size 2>/dev/null)" in $p) break;; esac
+	sleep 0.01; i=$((i+1))
+done
+exec "$@"`
 
 // ackShim runs "$@" after the start channel ($2) of the server on socket
 // $1, prints the exit marker with nonce $4, waits for the ack channel ($3) — ten seconds at most, so

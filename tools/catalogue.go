@@ -219,6 +219,164 @@ var Catalogue = []Tool{
 		bind:  bind((*handlers.Handlers).KillSession),
 	},
 
+	// Arranging: selecting, laying out, resizing, moving, naming, and
+	// restarting or clearing panes in place.
+	{
+		Name:  "select_window",
+		Title: "Select a tmux window",
+		Description: "Make a window (windowId) its session's current window — the one a person attached to that " +
+			"session sees. Returns its session and index. Nothing is typed, resized or moved.",
+		Class: Idempotent,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).SelectWindow),
+	},
+	{
+		Name:  "select_pane",
+		Title: "Select a tmux pane",
+		Description: "Make a pane (paneId) its window's active pane, the one keys typed by a person go to. A zoomed " +
+			"window stays zoomed, now showing this pane. It does not make the window current: use select_window " +
+			"for that.",
+		Class: Idempotent,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).SelectPane),
+	},
+	{
+		Name:  "select_layout",
+		Title: "Lay out a tmux window",
+		Description: "Arrange a window's panes by a preset (even-horizontal, even-vertical, main-horizontal, " +
+			"main-vertical, tiled) or by a layout string such as list_windows returns, to restore an earlier " +
+			"arrangement. Returns the layout string now in force. Refuses the window holding this server's own " +
+			"pane unless force is true.",
+		Class: Idempotent,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).SelectLayout),
+	},
+	{
+		Name:  "resize_pane",
+		Title: "Resize or zoom a tmux pane",
+		Description: "Resize a pane within its window, in one of three ways: to a size (width and/or height, in " +
+			"cells), by moving a border (direction up/down/left/right and amount), or to a zoom state (zoomed:true " +
+			"shows the pane alone over the whole window, zoomed:false shows every pane; asking for the state it is " +
+			"already in changes nothing). A size or border change unzooms the window first. Neighbouring panes give " +
+			"or take the space; the window keeps its size (resize_window changes that), so tmux may grant less " +
+			"than asked: the result has the size reached. " +
+			"Refuses panes in the window holding this server's own pane unless force is true.",
+		Class: Mutating,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).ResizePane),
+	},
+	{
+		Name:  "resize_window",
+		Title: "Resize a tmux window",
+		Description: "Set a window's size (width and/or height, in cells), which its panes share. tmux then keeps " +
+			"the window at that size (its window-size option becomes manual) even when a client of another size " +
+			"attaches, until it is resized again. Refuses the window holding this server's own pane unless force " +
+			"is true.",
+		Class: Idempotent,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).ResizeWindow),
+	},
+	{
+		Name:  "swap_pane",
+		Title: "Swap two tmux panes",
+		Description: "Trade the places of two panes (paneId and targetPaneId), in one window or across two: each " +
+			"takes the other's position and size, and its program keeps running. Active panes and zoom stay as " +
+			"they were. Returns the window each is in now. Refuses this server's own pane unless force is true.",
+		Class: Mutating,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).SwapPane),
+	},
+	{
+		Name:  "move_window",
+		Title: "Move a tmux window",
+		Description: "Move a window, with its panes and programs, to another session (sessionId) or to another " +
+			"index in its own, at index or the next free one. A session whose last window leaves ends, which the " +
+			"result says. The window does not become current. Refuses the window holding this server's own pane " +
+			"unless force is true.",
+		Class: Mutating,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).MoveWindow),
+	},
+	{
+		Name:  "join_pane",
+		Title: "Move a pane into another window",
+		Description: "Move a pane (paneId), with its program, into the window of targetPaneId, splitting that pane " +
+			"below (default), right, above or left; percent sizes it. A window left with no panes closes, which " +
+			"the result says. Focus stays put. Refuses this server's own pane, as either pane, unless force is true.",
+		Class: Mutating,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).JoinPane),
+	},
+	{
+		Name:  "break_pane",
+		Title: "Move a pane to a new window",
+		Description: "Take a pane out of its window into a new window of the same session, its program still " +
+			"running, and return the new window's id and index. name (taken literally) names the window; select " +
+			"makes it current. A pane alone in its window is refused (move_window moves windows). Refuses this " +
+			"server's own pane unless force is true.",
+		Class: Mutating,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).BreakPane),
+	},
+	{
+		Name:  "rename_session",
+		Title: "Rename a tmux session",
+		Description: "Rename a session (sessionId). The name is stored exactly as given, never expanded: '#{…}', " +
+			"'#(…)', ';' and quotes are plain text. Control characters, backslashes, ':', '.' and '$' before a letter, " +
+			"'_' or '{' are refused, since tmux would store them changed; so is a name another session has. Returns the name as tmux now " +
+			"stores it.",
+		Class: Idempotent,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).RenameSession),
+	},
+	{
+		Name:  "rename_window",
+		Title: "Rename a tmux window",
+		Description: "Rename a window (windowId); tmux then stops renaming it after the program it runs. The name " +
+			"is stored exactly as given, never expanded: '#{…}', '#(…)', ';' and quotes are plain text. Control " +
+			"characters, backslashes and '$' before a letter, '_' or '{' are refused, since tmux would store them " +
+			"changed. Returns the name as tmux " +
+			"now stores it.",
+		Class: Idempotent,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).RenameWindow),
+	},
+	{
+		Name:  "set_pane_title",
+		Title: "Set a pane's title",
+		Description: "Set a pane's title (paneId, title), shown in pane borders and list_panes. It is stored exactly " +
+			"as given, never expanded: '#{…}', '#(…)', ';' and quotes are plain text; control characters and " +
+			"backslashes are refused. The program in the pane can set its own title later (terminal escape " +
+			"sequences), replacing this one. Returns the title as tmux now stores it.",
+		Class: Idempotent,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).SetPaneTitle),
+	},
+	{
+		Name:  "respawn_pane",
+		Title: "Restart a pane's program",
+		Description: "End the program in a pane (tmux sends SIGHUP if it still runs) and start another in the same " +
+			"pane, which keeps its id, position and size; its screen is blanked, its scrollback kept. argv runs directly, " +
+			"with no shell, byte for byte; without argv the pane gets tmux's default shell as a login shell. cwd " +
+			"and env are optional. Returns the new program's pid. Refuses this server's own pane unless force is " +
+			"true.",
+		Class: Destructive,
+		World: Open,
+		bind:  bind((*handlers.Handlers).RespawnPane),
+	},
+	{
+		Name:  "clear_pane",
+		Title: "Clear a pane",
+		Description: "Clear a pane's screen as a terminal reset does: the screen's lines move into the scrollback " +
+			"and the cursor goes to the top left; the program is not told (a shell shows its prompt again at the " +
+			"next Enter, a full-screen program at its next redraw). history:true also deletes the scrollback, " +
+			"which cannot be undone. Returns how many scrollback lines remain. Refuses this server's own pane " +
+			"unless force is true.",
+		Class: Destructive,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).ClearPane),
+	},
+
 	// Typing and reading.
 	{
 		Name:  "send_keys",

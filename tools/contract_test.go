@@ -232,6 +232,22 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 		{"start_program", map[string]any{"argv": []string{"sh", "-c", "exit 4"}, "waitMs": 5000}},
 		{"run_program", map[string]any{"argv": []string{"echo", "hi there"}}},
 		{"run_shell_command", map[string]any{"paneId": "%0", "command": "echo framed; false"}},
+		{"create_session", map[string]any{"name": "arrange", "argv": []string{"cat"}, "width": 80, "height": 24}},
+		{"split_window", map[string]any{"paneId": "%8", "argv": []string{"cat"}}},
+		{"select_window", map[string]any{"windowId": "@7"}},
+		{"select_pane", map[string]any{"paneId": "%9"}},
+		{"select_layout", map[string]any{"windowId": "@7", "layout": "even-horizontal"}},
+		{"resize_pane", map[string]any{"paneId": "%9", "zoomed": true}},
+		{"resize_window", map[string]any{"windowId": "@7", "width": 100, "height": 30}},
+		{"swap_pane", map[string]any{"paneId": "%8", "targetPaneId": "%9"}},
+		{"rename_session", map[string]any{"sessionId": "$3", "name": "arranged #{x}"}},
+		{"rename_window", map[string]any{"windowId": "@7", "name": "w #(x)"}},
+		{"set_pane_title", map[string]any{"paneId": "%8", "title": "t ; x"}},
+		{"clear_pane", map[string]any{"paneId": "%8", "history": true}},
+		{"respawn_pane", map[string]any{"paneId": "%8", "argv": []string{"cat"}}},
+		{"break_pane", map[string]any{"paneId": "%9", "name": "broken"}},
+		{"join_pane", map[string]any{"paneId": "%9", "targetPaneId": "%8"}},
+		{"move_window", map[string]any{"windowId": "@7", "sessionId": "$0"}},
 	}
 	covered := map[string]bool{}
 	for _, c := range calls {

@@ -1,0 +1,148 @@
+package tmuxctl
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+)
+
+// Layouts are checked here before tmux sees them: tmux 3.3a's server
+// crashes (measured: "server exited unexpectedly", every session gone) on
+// a select-layout argument that is neither a preset nor starts with a hex
+// checksum — "vertical", "#{pane_id}", a typo. So only exact preset names
+// and well-formed layout strings with a correct checksum reach tmux.
+
+// layoutPresets are tmux's preset layouts and the version that has each.
+var layoutPresets = map[string][2]int{
+	"even-horizontal":          {3, 2},
+	"even-vertical":            {3, 2},
+	"main-horizontal":          {3, 2},
+	"main-vertical":            {3, 2},
+	"tiled":                    {3, 2},
+	"main-horizontal-mirrored": {3, 5},
+	"main-vertical-mirrored":   {3, 5},
+}
+
+// A LayoutError says why a layout was not passed to tmux.
+type LayoutError struct{ Reason string }
+
+func (e *LayoutError) Error() string { return e.Reason }
+
+// ApplyLayout applies a preset layout name or a layout string to window w
+// (which has panes panes), after checking it as described above.
+func (c *Client) ApplyLayout(ctx context.Context, w WindowID, panes int, layout string) error {
+	if v, ok := layoutPresets[layout]; ok {
+		if !c.atLeast(ctx, v[0], v[1]) {
+			return &LayoutError{fmt.Sprintf("preset %s needs tmux %d.%d or later", layout, v[0], v[1])}
+		}
+		return c.selectLayout(ctx, w, layout)
+	}
+	cells, err := parseLayout(layout)
+	if err != nil {
+		return &LayoutError{fmt.Sprintf("%q is neither a preset (even-horizontal, even-vertical, main-horizontal, main-vertical, tiled; main-horizontal-mirrored, main-vertical-mirrored from tmux 3.5) nor a layout string: %v", truncate(layout, 80), err)}
+	}
+	if cells != panes {
+		return &LayoutError{fmt.Sprintf("the layout string has %d panes and window %s has %d", cells, w, panes)}
+	}
+	return c.selectLayout(ctx, w, layout)
+}
+
+// parseLayout checks a layout string as tmux writes it (checksum, then
+// cells: WxH,X,Y then ",id" for a pane or {…} / […] around child cells)
+// and returns how many panes it lays out.
+func parseLayout(s string) (int, error) {
+	if len(s) < 6 || s[4] != ',' {
+		return 0, fmt.Errorf("want a 4-digit hex checksum and a comma first")
+	}
+	sum, err := strconv.ParseUint(s[:4], 16, 16)
+	if err != nil {
+		return 0, fmt.Errorf("want a 4-digit hex checksum first")
+	}
+	body := s[5:]
+	if uint16(sum) != layoutChecksum(body) {
+		return 0, fmt.Errorf("checksum %s does not match (want %04x)", s[:4], layoutChecksum(body))
+	}
+	p := layoutParser{s: body}
+	panes, err := p.cell(0)
+	if err == nil && p.i != len(p.s) {
+		err = fmt.Errorf("unexpected %q at byte %d", p.s[p.i], p.i+5)
+	}
+	return panes, err
+}
+
+// layoutChecksum is tmux's layout_checksum: a 16-bit rotate-and-add.
+func layoutChecksum(s string) uint16 {
+	var sum uint16
+	for i := 0; i < len(s); i++ {
+		sum = (sum >> 1) + ((sum & 1) << 15)
+		sum += uint16(s[i])
+	}
+	return sum
+}
+
+type layoutParser struct {
+	s string
+	i int
+}
+
+const maxLayoutDepth = 64
+
+func (p *layoutParser) cell(depth int) (int, error) {
+	if depth > maxLayoutDepth {
+		return 0, fmt.Errorf("nested deeper than %d", maxLayoutDepth)
+	}
+	for _, sep := range []byte{'x', ',', ','} {
+		if err := p.number(); err != nil {
+			return 0, err
+		}
+		if err := p.expect(sep); err != nil {
+			return 0, err
+		}
+	}
+	if err := p.number(); err != nil {
+		return 0, err
+	}
+	if p.i < len(p.s) && (p.s[p.i] == '{' || p.s[p.i] == '[') {
+		closing := byte('}')
+		if p.s[p.i] == '[' {
+			closing = ']'
+		}
+		p.i++
+		total := 0
+		for {
+			n, err := p.cell(depth + 1)
+			if err != nil {
+				return 0, err
+			}
+			total += n
+			if p.i < len(p.s) && p.s[p.i] == ',' {
+				p.i++
+				continue
+			}
+			return total, p.expect(closing)
+		}
+	}
+	if err := p.expect(','); err != nil {
+		return 0, err
+	}
+	return 1, p.number() // the pane id
+}
+
+func (p *layoutParser) number() error {
+	start := p.i
+	for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+		p.i++
+	}
+	if p.i == start || p.i-start > 6 {
+		return fmt.Errorf("want a number of at most 6 digits at byte %d", start+5)
+	}
+	return nil
+}
+
+func (p *layoutParser) expect(b byte) error {
+	if p.i >= len(p.s) || p.s[p.i] != b {
+		return fmt.Errorf("want %q at byte %d", b, p.i+5)
+	}
+	p.i++
+	return nil
+}

@@ -1,0 +1,39 @@
+package tmuxctl
+
+import "testing"
+
+func TestParseLayout(t *testing.T) {
+	for _, c := range []struct {
+		layout string
+		panes  int // 0: refused
+	}{
+		{"b25d,80x24,0,0,0", 1},
+		{"8205,80x24,0,0{40x24,0,0,0,39x24,41,0,1}", 2},
+		{"8f06,80x24,0,0{40x24,0,0[40x12,0,0,0,40x11,0,13,2],39x24,41,0,1}", 3},
+		{"8206,80x24,0,0{40x24,0,0,0,39x24,41,0,1}", 0}, // checksum off by one
+		{"vertical", 0}, // crashes tmux 3.3a
+		{"zzzz,80x24,0,0,0", 0},
+		{"#{pane_id}", 0},
+		{"b25d,80x24,0,0,0;", 0},
+		{"b25d,", 0},
+		{"", 0},
+	} {
+		n, err := parseLayout(c.layout)
+		if c.panes == 0 {
+			if err == nil {
+				t.Errorf("%q: accepted (%d panes), want refused", c.layout, n)
+			}
+			continue
+		}
+		if err != nil || n != c.panes {
+			t.Errorf("%q: %d panes, %v; want %d", c.layout, n, err, c.panes)
+		}
+	}
+}
+
+func FuzzParseLayout(f *testing.F) {
+	f.Add("8f06,80x24,0,0{40x24,0,0[40x12,0,0,0,40x11,0,13,2],39x24,41,0,1}")
+	f.Fuzz(func(t *testing.T, s string) {
+		parseLayout(s) // must not panic or hang
+	})
+}
