@@ -92,12 +92,12 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	strFlag(&c.socketPath, []string{"socket-path", "S"}, "TMUX_MCP_SOCKET_PATH", "", "tmux socket path, as tmux -S; wins over -L")
 	strFlag(&c.safety, []string{"safety"}, "TMUX_MCP_SAFETY", "mutating", "tools offered: readonly, mutating or destructive")
 	strFlag(&c.tmuxBin, []string{"tmux"}, "TMUX_MCP_TMUX_BIN", "tmux", "tmux executable")
-	intFlag(&c.waitCeilingMs, "wait-ceiling", "TMUX_MCP_WAIT_CEILING_MS", 50000, "longest wait any call may make, in ms; longer requests are clamped")
-	intFlag(&c.maxLines, "max-lines", "TMUX_MCP_MAX_LINES", 200, "most lines of pane text in one result")
-	intFlag(&c.maxBytes, "max-bytes", "TMUX_MCP_MAX_BYTES", 65536, "most bytes of text in one result")
-	intFlag(&c.streamBuffer, "stream-buffer", "TMUX_MCP_STREAM_BUFFER", 1<<20, "bytes of output kept per watched pane")
-	durFlag(&c.streamIdle, "stream-idle", "TMUX_MCP_STREAM_IDLE", 10*time.Minute, "a pane stream unread this long expires")
-	durFlag(&c.exitGrace, "exit-grace", "TMUX_MCP_EXIT_GRACE", 10*time.Minute, "how long a pane's exit status is held after the last wait on it")
+	intFlag(&c.waitCeilingMs, "wait-ceiling", "TMUX_MCP_WAIT_CEILING_MS", int(handlers.DefaultLimits.WaitCeiling/time.Millisecond), "longest wait any call may make, in ms; longer requests are clamped")
+	intFlag(&c.maxLines, "max-lines", "TMUX_MCP_MAX_LINES", handlers.DefaultLimits.MaxLines, "most lines of pane text in one result")
+	intFlag(&c.maxBytes, "max-bytes", "TMUX_MCP_MAX_BYTES", handlers.DefaultLimits.MaxBytes, "most bytes of text in one result")
+	intFlag(&c.streamBuffer, "stream-buffer", "TMUX_MCP_STREAM_BUFFER", live.DefaultOptions.BufferBytes, "bytes of output kept per watched pane")
+	durFlag(&c.streamIdle, "stream-idle", "TMUX_MCP_STREAM_IDLE", live.DefaultOptions.Idle, "a pane stream unread this long expires")
+	durFlag(&c.exitGrace, "exit-grace", "TMUX_MCP_EXIT_GRACE", live.DefaultOptions.ExitGrace, "how long a pane's exit status is held after the last wait on it")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: tmux-mcp [flags]\n\n"+

@@ -51,7 +51,7 @@ func (h *Handlers) CreateWindow(ctx context.Context, in gen.CreateWindowInput) (
 // SplitWindow splits a pane and returns the new pane's ids.
 func (h *Handlers) SplitWindow(ctx context.Context, in gen.SplitWindowInput) (gen.SplitWindowOutput, error) {
 	c, err := h.tmux.Split(ctx, tmuxctl.PaneID(in.PaneID), tmuxctl.SplitOptions{
-		Direction: tmuxctl.Direction(in.Direction),
+		Direction: splitDirection(in.Direction),
 		Percent:   deref(in.Percent),
 		Select:    in.Select,
 		Spawn:     tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env},
