@@ -339,13 +339,16 @@ func (p replyPrinter) format(raw json.RawMessage) string {
 	}
 	b.WriteByte('\n')
 	if p.text {
-		structured, _ = field(field(reply, "result"), "structuredContent").(map[string]any)
-		for i, block := range textBlocks(field(reply, "result")) {
+		// The rendering of the scrubbed structuredContent: the same text
+		// with the same values scrubbed.
+		for i, block := range blocks {
 			text, _ := block["text"].(string)
-			if text == renderedText && i == len(textBlocks(field(reply, "result")))-1 {
+			if text == renderedText && i == len(blocks)-1 {
 				text = tools.RenderResult(structured)
 			}
 			fmt.Fprintf(&b, "text %d:\n", i+1)
+			// Trailing blanks are trimmed so that editors keep goldens intact;
+			// structuredContent above holds the exact text.
 			for _, line := range strings.Split(text, "\n") {
 				b.WriteString(strings.TrimRight("| "+line, " ") + "\n")
 			}
