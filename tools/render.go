@@ -12,8 +12,8 @@ import (
 
 // The text block of a successful result is a rendering of its structured
 // content for a model to read: a short header of "key: value" lines, then
-// the pane text verbatim. Escaped JSON made a build log harder to read and
-// longer than the log itself. The structured content stays as the schema
+// the pane text verbatim, where JSON showed a build log as one line with
+// every newline and quote escaped. The structured content stays as the schema
 // says; the rendering is derived from it alone, by the rules below, so a
 // new tool gets it without code of its own.
 //
