@@ -23,6 +23,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tools"
+	"github.com/tmux-mcp/tmux-mcp/tools/stdio"
 )
 
 // version is set at release time with -ldflags "-X main.version=…".
@@ -91,12 +92,12 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	strFlag(&c.socketPath, []string{"socket-path", "S"}, "TMUX_MCP_SOCKET_PATH", "", "tmux socket path, as tmux -S; wins over -L")
 	strFlag(&c.safety, []string{"safety"}, "TMUX_MCP_SAFETY", "mutating", "tools offered: readonly, mutating or destructive")
 	strFlag(&c.tmuxBin, []string{"tmux"}, "TMUX_MCP_TMUX_BIN", "tmux", "tmux executable")
-	intFlag(&c.waitCeilingMs, "wait-ceiling", "TMUX_MCP_WAIT_CEILING_MS", 50000, "longest wait any call may make, in ms; longer requests are clamped")
-	intFlag(&c.maxLines, "max-lines", "TMUX_MCP_MAX_LINES", 200, "most lines of pane text in one result")
-	intFlag(&c.maxBytes, "max-bytes", "TMUX_MCP_MAX_BYTES", 65536, "most bytes of text in one result")
-	intFlag(&c.streamBuffer, "stream-buffer", "TMUX_MCP_STREAM_BUFFER", 1<<20, "bytes of output kept per watched pane")
-	durFlag(&c.streamIdle, "stream-idle", "TMUX_MCP_STREAM_IDLE", 10*time.Minute, "a pane stream unread this long expires")
-	durFlag(&c.exitGrace, "exit-grace", "TMUX_MCP_EXIT_GRACE", 10*time.Minute, "how long a pane's exit status is held after the last wait on it")
+	intFlag(&c.waitCeilingMs, "wait-ceiling", "TMUX_MCP_WAIT_CEILING_MS", int(handlers.DefaultLimits.WaitCeiling/time.Millisecond), "longest wait any call may make, in ms; longer requests are clamped")
+	intFlag(&c.maxLines, "max-lines", "TMUX_MCP_MAX_LINES", handlers.DefaultLimits.MaxLines, "most lines of pane text in one result")
+	intFlag(&c.maxBytes, "max-bytes", "TMUX_MCP_MAX_BYTES", handlers.DefaultLimits.MaxBytes, "most bytes of text in one result")
+	intFlag(&c.streamBuffer, "stream-buffer", "TMUX_MCP_STREAM_BUFFER", live.DefaultOptions.BufferBytes, "bytes of output kept per watched pane")
+	durFlag(&c.streamIdle, "stream-idle", "TMUX_MCP_STREAM_IDLE", live.DefaultOptions.Idle, "a pane stream unread this long expires")
+	durFlag(&c.exitGrace, "exit-grace", "TMUX_MCP_EXIT_GRACE", live.DefaultOptions.ExitGrace, "how long a pane's exit status is held after the last wait on it")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: tmux-mcp [flags]\n\n"+
@@ -179,9 +180,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		close(stop)
 	}()
 
-	err = tools.Serve(ctx, tools.ServeOptions{
-		Version: version,
-		Tmux:    client,
+	err = serve(ctx, serveOptions{
+		Tmux: client,
 		Limits: handlers.Limits{
 			WaitCeiling: time.Duration(cfg.waitCeilingMs) * time.Millisecond,
 			MaxLines:    cfg.maxLines,
@@ -198,4 +198,82 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// serveOptions are what [serve] wires together.
+type serveOptions struct {
+	Tmux   *tmuxctl.Client
+	Limits handlers.Limits
+	// Live configures streams and exit holds; serve sets ReadOnly from Tier.
+	Live live.Options
+	Tier tools.Class
+	In   io.Reader
+	Out  io.Writer
+	// Stop, when closed, ends the server like EOF on In, except that calls
+	// in flight are cancelled (and answered) at once: SIGTERM and SIGINT.
+	Stop <-chan struct{}
+}
+
+// drainTimeout is how long requests in flight at EOF may run before the
+// server cancels them.
+const drainTimeout = 10 * time.Second
+
+// serve is the composition root: it builds the pane-output hub, the
+// handlers over it and the catalogue's MCP server, and runs that server
+// over In and Out until input ends (EOF or Stop) and every call in flight
+// has been answered. Calls still running [drainTimeout] after EOF are
+// cancelled, so they answer promptly.
+func serve(ctx context.Context, o serveOptions) error {
+	shutdown, cancelCalls := context.WithCancel(context.Background())
+	defer cancelCalls()
+	liveOpts := o.Live
+	liveOpts.ReadOnly = o.Tier == tools.ReadOnly
+	hub, err := live.New(o.Tmux, liveOpts)
+	if err != nil {
+		return err
+	}
+	// Closing the hub closes every pipe, puts back every remain-on-exit
+	// held, and removes the hook entry and the private directory.
+	defer hub.Close()
+	h := handlers.New(shutdown, o.Tmux, hub, o.Limits)
+	s := tools.NewServer(version, h, o.Tier)
+
+	transport := stdio.New(o.In, o.Out)
+	go func() {
+		select {
+		case <-o.Stop:
+			cancelCalls()
+			transport.Stop()
+		case <-transport.Drained():
+			return
+		case <-ctx.Done():
+			cancelCalls()
+			transport.Stop()
+		}
+	}()
+	go func() {
+		// After EOF, give calls in flight drainTimeout, then cancel them;
+		// if something still never answers, end the session anyway.
+		select {
+		case <-transport.Drained():
+			return
+		case <-transport.Ended():
+		}
+		select {
+		case <-transport.Drained():
+			return
+		case <-time.After(drainTimeout):
+			cancelCalls()
+		}
+		select {
+		case <-transport.Drained():
+		case <-time.After(5 * time.Second):
+			transport.ForceClose()
+		}
+	}()
+	err = s.Run(context.Background(), transport)
+	if err == io.EOF {
+		err = nil
+	}
+	return err
 }

@@ -7,26 +7,39 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // mcpReplay is the testscript command mcp-replay: it starts an MCP server
 // (tmux-mcp, or the command after its flags), performs the initialize
 // handshake, sends each line of its standard input, waits for every reply,
-// and prints the replies in request order, one JSON object per line, with
-// volatile values (pids, stream generations, times, $WORK) scrubbed.
+// and prints the replies in request order, with volatile values (pids,
+// stream generations, times, $WORK) scrubbed.
+//
+// Each reply is one line of JSON with sorted keys, except that a result's
+// structuredContent is printed one field per line (a list one element per
+// line). The text block of such a result must be the rendering of its
+// structuredContent (tools.RenderResult); it is then printed as the word
+// renderedText, and any other text (a note, a mismatch) as it is.
 //
 //	-concurrent  send every line at once instead of one reply at a time
 //	-eof         close the server's stdin right after the last line, then
 //	             collect whatever it still answers before exiting
 //	-indent      print replies indented (for readable tools/list goldens)
 //	-init        print the initialize reply too
+//	-text        also print each result's text blocks as a client shows
+//	             them, every line prefixed with "| ", after the reply
 //	-nooffsets   scrub cursor offsets too (ltxc1.GEN.N), for output whose
 //	             length depends on timing, such as a shell's prompts
 //	-sigterm-after ID
@@ -49,6 +62,7 @@ func mcpReplay(args []string) int {
 	indent := fs.Bool("indent", false, "indent replies")
 	showInit := fs.Bool("init", false, "print the initialize reply")
 	noOffsets := fs.Bool("nooffsets", false, "scrub cursor offsets")
+	showText := fs.Bool("text", false, "print text blocks as text too")
 	timeout := fs.Duration("timeout", 90*time.Second, "longest wait for any reply")
 	sigtermAfter := fs.String("sigterm-after", "", "send SIGTERM after the reply to this request id")
 	if fs.Parse(args) != nil {
@@ -148,12 +162,9 @@ func mcpReplay(args []string) int {
 	}
 	r.closed.Wait()
 
-	scrub := newScrubber()
-	if *noOffsets {
-		scrub.rules = append(scrub.rules, scrubRule{regexp.MustCompile(`ltxc1\.GEN\.[0-9]+`), "ltxc1.GEN.N"})
-	}
+	p := replyPrinter{scrub: newScrubber(*noOffsets), indent: *indent, text: *showText}
 	print := func(raw json.RawMessage) {
-		fmt.Println(scrub.apply(canonical(raw, *indent)))
+		fmt.Print(p.format(raw))
 	}
 	if *showInit {
 		print(r.byID[`"init"`])
@@ -286,25 +297,176 @@ func (r *replies) fill(line string, timeout time.Duration) (string, bool) {
 	}
 }
 
-// canonical re-encodes a reply with sorted keys so goldens are stable.
-func canonical(raw json.RawMessage, indent bool) string {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return string(raw)
-	}
-	var b []byte
-	if indent {
-		b, _ = json.MarshalIndent(v, "", "  ")
-	} else {
-		b, _ = json.Marshal(v)
-	}
-	return string(b)
+// renderedText stands for a text block that is exactly the rendering of
+// the result's structuredContent.
+const renderedText = "renderedText"
+
+// A replyPrinter formats replies for goldens.
+type replyPrinter struct {
+	scrub  *scrubber
+	indent bool // the whole reply indented (tools/list)
+	text   bool // text blocks printed as text too
 }
 
-// A scrubber replaces values that differ from run to run, in the
-// structured reply and in its text copy alike.
+// format returns one reply as it goes into a golden, ending in a newline.
+func (p replyPrinter) format(raw json.RawMessage) string {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var reply any
+	if d.Decode(&reply) != nil {
+		return p.scrub.text(string(raw)) + "\n"
+	}
+	result, _ := field(reply, "result").(map[string]any)
+	structured, _ := field(result, "structuredContent").(map[string]any)
+	blocks := textBlocks(result)
+	if structured != nil && len(blocks) > 0 {
+		last := blocks[len(blocks)-1]
+		if last["text"] == tools.RenderResult(structured) {
+			last["text"] = renderedText
+		}
+	}
+	reply = p.scrub.value("", reply)
+	var b strings.Builder
+	if p.indent {
+		var out bytes.Buffer
+		if json.Indent(&out, []byte(compactJSON(reply, "")), "", "  ") != nil {
+			out.Reset()
+			out.WriteString(compactJSON(reply, "")) // a scrubbed word in it
+		}
+		b.Write(out.Bytes())
+	} else {
+		b.WriteString(compactJSON(reply, "structuredContent"))
+	}
+	b.WriteByte('\n')
+	if p.text {
+		// The rendering of the scrubbed structuredContent: the same text
+		// with the same values scrubbed.
+		for i, block := range blocks {
+			text, _ := block["text"].(string)
+			if text == renderedText && i == len(blocks)-1 {
+				text = tools.RenderResult(structured)
+			}
+			fmt.Fprintf(&b, "text %d:\n", i+1)
+			// Trailing blanks are trimmed so that editors keep goldens intact;
+			// structuredContent above holds the exact text.
+			for _, line := range strings.Split(text, "\n") {
+				b.WriteString(strings.TrimRight("| "+line, " ") + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+func field(v any, key string) any {
+	m, _ := v.(map[string]any)
+	return m[key]
+}
+
+// textBlocks returns a result's text content blocks.
+func textBlocks(result any) []map[string]any {
+	content, _ := field(result, "content").([]any)
+	var blocks []map[string]any
+	for _, c := range content {
+		if m, ok := c.(map[string]any); ok && m["type"] == "text" {
+			blocks = append(blocks, m)
+		}
+	}
+	return blocks
+}
+
+// compactJSON writes v as JSON with sorted keys, without escaping <, > and
+// &. The object under the key spread, wherever it is, gets one field per
+// line, and a list in it one element per line.
+func compactJSON(v any, spread string) string {
+	var b strings.Builder
+	writeJSON(&b, v, spread, 0)
+	return b.String()
+}
+
+func writeJSON(b *strings.Builder, v any, spread string, depth int) {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := slices.Sorted(maps.Keys(v))
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(quoteJSON(k) + ":")
+			if k == spread && depth == 0 {
+				if m, ok := v[k].(map[string]any); ok && len(m) > 0 {
+					writeSpread(b, m)
+					continue
+				}
+			}
+			writeJSON(b, v[k], spread, depth)
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSON(b, e, spread, depth)
+		}
+		b.WriteByte(']')
+	case string:
+		b.WriteString(quoteJSON(v))
+	case json.Number:
+		b.WriteString(v.String())
+	case bool:
+		b.WriteString(strconv.FormatBool(v))
+	case nil:
+		b.WriteString("null")
+	default:
+		fmt.Fprint(b, v)
+	}
+}
+
+// writeSpread writes an object one field per line, and a list of objects
+// in it one element per line.
+func writeSpread(b *strings.Builder, m map[string]any) {
+	b.WriteString("{\n")
+	keys := slices.Sorted(maps.Keys(m))
+	for i, k := range keys {
+		b.WriteString("  " + quoteJSON(k) + ":")
+		if list, ok := m[k].([]any); ok && len(list) > 0 {
+			b.WriteString("[\n")
+			for j, e := range list {
+				b.WriteString("    ")
+				writeJSON(b, e, "", 1)
+				if j < len(list)-1 {
+					b.WriteByte(',')
+				}
+				b.WriteByte('\n')
+			}
+			b.WriteString("  ]")
+		} else {
+			writeJSON(b, m[k], "", 1)
+		}
+		if i < len(keys)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteByte('}')
+}
+
+func quoteJSON(s string) string {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	e.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// A scrubber replaces values that differ from run to run. It is the one
+// place that knows them: numbers by their key, strings by their content.
 type scrubber struct {
-	rules []scrubRule
+	numbers map[string]json.Number // key → the word printed for its number
+	strs    []scrubRule
+	host    string
 }
 
 type scrubRule struct {
@@ -312,24 +474,49 @@ type scrubRule struct {
 	with string
 }
 
-func newScrubber() *scrubber {
-	s := &scrubber{rules: []scrubRule{
-		{regexp.MustCompile(`(\\*"pid\\*":)[0-9]+`), "${1}PID"},
-		{regexp.MustCompile(`(\\*"createdUnix\\*":)[0-9]+`), "${1}TIME"},
-		{regexp.MustCompile(`ltxc1\.[0-9a-f]{32}\.`), "ltxc1.GEN."},
-	}}
-	if host, err := os.Hostname(); err == nil && host != "" {
-		s.rules = append(s.rules, scrubRule{regexp.MustCompile(`(\\*"title\\*":\\*")` + regexp.QuoteMeta(host) + `(\\*")`), "${1}HOST${2}"})
+func newScrubber(noOffsets bool) *scrubber {
+	s := &scrubber{numbers: map[string]json.Number{"pid": "PID", "createdUnix": "TIME"}}
+	s.strs = append(s.strs, scrubRule{regexp.MustCompile(`ltxc1\.[0-9a-f]{32}\.`), "ltxc1.GEN."})
+	if noOffsets {
+		s.strs = append(s.strs, scrubRule{regexp.MustCompile(`ltxc1\.GEN\.[0-9]+`), "ltxc1.GEN.N"})
 	}
 	if work := os.Getenv("WORK"); work != "" {
-		s.rules = append(s.rules, scrubRule{regexp.MustCompile(regexp.QuoteMeta(work)), "$$WORK"})
+		s.strs = append(s.strs, scrubRule{regexp.MustCompile(regexp.QuoteMeta(work)), "$$WORK"})
+	}
+	if host, err := os.Hostname(); err == nil {
+		s.host = host
 	}
 	return s
 }
 
-func (s *scrubber) apply(text string) string {
-	for _, r := range s.rules {
-		text = r.re.ReplaceAllString(text, r.with)
+// value scrubs a decoded reply; key is the name v is held under.
+func (s *scrubber) value(key string, v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = s.value(k, e)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = s.value(key, e)
+		}
+	case json.Number:
+		if word, ok := s.numbers[key]; ok {
+			return word
+		}
+	case string:
+		if key == "title" && s.host != "" && v == s.host {
+			return "HOST"
+		}
+		return s.text(v)
 	}
-	return text
+	return v
+}
+
+// text scrubs a string.
+func (s *scrubber) text(t string) string {
+	for _, r := range s.strs {
+		t = r.re.ReplaceAllString(t, r.with)
+	}
+	return t
 }

@@ -66,7 +66,7 @@ func (h *Handlers) CreateWindow(ctx context.Context, in gen.CreateWindowInput) (
 // SplitWindow splits a pane and returns the new pane's ids. A width or
 // height sizes the new pane along the split; the window keeps its size.
 func (h *Handlers) SplitWindow(ctx context.Context, in gen.SplitWindowInput) (gen.SplitWindowOutput, error) {
-	dir := tmuxctl.Direction(in.Direction)
+	dir := splitDirection(in.Direction)
 	cells, err := splitCells(dir, in.Percent, in.Width, in.Height)
 	if err != nil {
 		return gen.SplitWindowOutput{}, err

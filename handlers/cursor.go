@@ -2,10 +2,12 @@ package handlers
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
 
+	"github.com/tmux-mcp/tmux-mcp/schemas"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
@@ -48,8 +50,19 @@ func (h *Handlers) streamAt(ctx context.Context, pane tmuxctl.PaneID, cursor *st
 	return s, off, nil
 }
 
-// cursorPattern is the cursor pattern of the seed contract's schemas.
-var cursorPattern = regexp.MustCompile(`^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`)
+// cursorPattern is the cursor pattern of the seed contract, read from
+// wait_for_text's input schema so that it has one home.
+var cursorPattern = func() *regexp.Regexp {
+	var schema struct {
+		Properties struct {
+			Cursor struct{ Pattern string }
+		}
+	}
+	if err := json.Unmarshal(schemas.Input("wait_for_text"), &schema); err != nil || schema.Properties.Cursor.Pattern == "" {
+		panic("handlers: wait_for_text's input schema has no cursor pattern")
+	}
+	return regexp.MustCompile(schema.Properties.Cursor.Pattern)
+}()
 
 // noStream reports whether err means the pane cannot be watched (someone
 // else's pipe is on it, say), as opposed to a missing pane or a bad cursor.

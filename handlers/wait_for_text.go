@@ -12,6 +12,9 @@ import (
 )
 
 const (
+	// defaultWaitMs is the timeout of wait_for_text and wait_for_exit when
+	// omitted (SEED-CONTRACT 4). Their seed schemas state it only in prose,
+	// and they cannot change; our own tools' schemas state it as "default".
 	defaultWaitMs   = 30000
 	maxAnyLineBytes = 1024 // a no-pattern match reports at most this much of its line
 	// waitWindow is how much recent text a wait keeps to match across

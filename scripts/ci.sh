@@ -111,7 +111,7 @@ TMUX_MCP_TEST_TMUX=$system_tmux gotest "tmux $system_version (system, every test
 done_part
 
 part "fuzz: the JSON-RPC line reader and every tool's arguments, 10 s each"
-gotest "fuzz FuzzGuardedStdio" -run '^$' -fuzz '^FuzzGuardedStdio$' -fuzztime 10s ./tools
+gotest "fuzz FuzzTransport" -run '^$' -fuzz '^FuzzTransport$' -fuzztime 10s ./tools/stdio
 gotest "fuzz FuzzToolArguments" -run '^$' -fuzz '^FuzzToolArguments$' -fuzztime 10s ./tools
 done_part
 

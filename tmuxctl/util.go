@@ -22,6 +22,12 @@ func ShellQuote(s string) string {
 // separators that no program in a pane can predict.
 func Nonce(n int) string {
 	b := make([]byte, n)
-	rand.Read(b)
+	NonceBytes(b)
 	return hex.EncodeToString(b)
+}
+
+// NonceBytes fills b with random bytes, for ids kept in binary (a stream's
+// generation). It is the one source of unpredictable values in the server.
+func NonceBytes(b []byte) {
+	rand.Read(b)
 }

@@ -331,7 +331,7 @@ func FuzzToolArguments(f *testing.F) {
 		if nesting(args) > 900 {
 			// The SDK ends the session on a message nested deeper than
 			// 1000; the server's line guard answers such a line itself
-			// (FuzzGuardedStdio).
+			// (stdio.FuzzTransport).
 			return
 		}
 		sdk := sdkToolServer()

@@ -272,6 +272,10 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 		if err := resolved.Validate(instance); err != nil {
 			t.Errorf("%s: structuredContent %s does not validate: %v", c.tool, raw, err)
 		}
+		rendered, err := RenderJSON(raw)
+		if last, ok := res.Content[len(res.Content)-1].(*mcp.TextContent); err != nil || !ok || last.Text != rendered {
+			t.Errorf("%s: the last content block is not the rendering of structuredContent (%v):\n%#v\nwant:\n%s", c.tool, err, res.Content[len(res.Content)-1], rendered)
+		}
 		covered[c.tool] = true
 	}
 	for _, tool := range Catalogue {

@@ -82,15 +82,15 @@ func TestRequiredOutputFieldsAreSet(t *testing.T) {
 					tools[string(req.ID)] = req.Params.Name
 				}
 			}
-			for _, line := range strings.Split(string(want), "\n") {
+			for _, text := range goldenReplies(string(want)) {
 				// Scrubbed numbers (pids, times) stand as bare words: they
 				// were real, non-zero values.
-				line = scrubbed.ReplaceAllString(line, `$1:1`)
+				text = scrubbed.ReplaceAllString(text, `$1:1`)
 				var reply struct {
 					ID     json.RawMessage
 					Result struct{ StructuredContent map[string]any }
 				}
-				if json.Unmarshal([]byte(line), &reply) != nil || reply.Result.StructuredContent == nil {
+				if json.Unmarshal([]byte(text), &reply) != nil || reply.Result.StructuredContent == nil {
 					continue
 				}
 				tool := tools[string(reply.ID)]
@@ -129,6 +129,34 @@ func TestRequiredOutputFieldsAreSet(t *testing.T) {
 			t.Errorf("%s: in %d golden results, required fields never set: %v", tool.Name, results[tool.Name], never)
 		}
 	}
+}
+
+// goldenReplies returns the replies mcp-replay printed: each starts on a
+// line of its own with "{" and may go on over the lines after it (a
+// result's structuredContent, one field per line).
+func goldenReplies(want string) []string {
+	var replies []string
+	var cur []string
+	for _, line := range strings.Split(want, "\n") {
+		switch {
+		case strings.HasPrefix(line, "{"):
+			if cur != nil {
+				replies = append(replies, strings.Join(cur, "\n"))
+			}
+			cur = []string{line}
+		case cur != nil && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "}")):
+			cur = append(cur, line)
+		default:
+			if cur != nil {
+				replies = append(replies, strings.Join(cur, "\n"))
+			}
+			cur = nil
+		}
+	}
+	if cur != nil {
+		replies = append(replies, strings.Join(cur, "\n"))
+	}
+	return replies
 }
 
 var scrubbed = regexp.MustCompile(`("[A-Za-z]+\\?"):[A-Z]{2,}\b`)

@@ -113,17 +113,26 @@ func bind[In, Out any](method func(*handlers.Handlers, context.Context, In) (Out
 			}
 			ctx, notes := handlers.WithNotes(ctx)
 			out, err := method(h, ctx, in)
-			if text := notes(); text != "" && err == nil {
-				// Content set here keeps the SDK from adding the JSON
-				// text itself: the note goes first, the JSON after it.
-				data, jerr := json.Marshal(out)
-				if jerr == nil {
-					return &mcp.CallToolResult{Content: []mcp.Content{
-						&mcp.TextContent{Text: text}, &mcp.TextContent{Text: string(data)},
-					}}, out, nil
-				}
+			if err != nil {
+				return nil, out, err
 			}
-			return nil, out, err
+			// The text block is the structured content rendered for
+			// reading (see render.go), after any notes. Content set here
+			// keeps the SDK from adding the JSON as text itself.
+			data, err := json.Marshal(out)
+			if err != nil {
+				return nil, out, err
+			}
+			text, err := RenderJSON(data)
+			if err != nil {
+				return nil, out, err
+			}
+			var content []mcp.Content
+			if note := notes(); note != "" {
+				content = append(content, &mcp.TextContent{Text: note})
+			}
+			content = append(content, &mcp.TextContent{Text: text})
+			return &mcp.CallToolResult{Content: content}, out, nil
 		})
 	}
 	return binder{

@@ -12,11 +12,14 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
+// DefaultOptions are the server defaults; [New] uses each for a zero field.
+var DefaultOptions = Options{BufferBytes: 1 << 20, Idle: 10 * time.Minute, ExitGrace: 10 * time.Minute}
+
 // Options configure a [Hub].
 type Options struct {
-	BufferBytes int           // text kept per pane stream; 1 MiB when 0
-	Idle        time.Duration // a stream unread this long expires; 10 min when 0
-	ExitGrace   time.Duration // how long exits are kept and idle holds last; 10 min when 0
+	BufferBytes int           // text kept per pane stream
+	Idle        time.Duration // a stream unread this long expires
+	ExitGrace   time.Duration // how long exits are kept and idle holds last
 	// ReadOnly forbids every change to tmux but the pipes (and their
 	// marks) that watching panes needs: no hook, no option, nothing that
 	// makes tmux run something periodically.
@@ -64,13 +67,13 @@ var ErrHubClosed = errors.New("the stream hub is shut down")
 // streams and holds wait for the sweep, so they never meet a stale mark.
 func New(c *tmuxctl.Client, o Options) (*Hub, error) {
 	if o.BufferBytes <= 0 {
-		o.BufferBytes = 1 << 20
+		o.BufferBytes = DefaultOptions.BufferBytes
 	}
 	if o.Idle <= 0 {
-		o.Idle = 10 * time.Minute
+		o.Idle = DefaultOptions.Idle
 	}
 	if o.ExitGrace <= 0 {
-		o.ExitGrace = 10 * time.Minute
+		o.ExitGrace = DefaultOptions.ExitGrace
 	}
 	pid := strconv.Itoa(os.Getpid())
 	dir, err := os.MkdirTemp("", instanceDirPrefix+pid+"-")

@@ -2,7 +2,6 @@ package live
 
 import (
 	"bytes"
-	"crypto/rand"
 	"os"
 	"sync"
 	"time"
@@ -11,16 +10,17 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
-// A Failure says why a [Stream] ended for good. The zero value means the
-// stream is still valid.
+// A Failure says why a [Stream] ended for good, in words for messages. The
+// zero value means the stream is still valid. The wire's streamFailure
+// enum is not this layer's business: handlers map each Failure to it.
 type Failure string
 
 const (
-	ConnectionLost  Failure = "connection_lost"  // the pane's pipe ended: the tmux server went, or someone else closed or replaced the pipe
-	HubClosed       Failure = "hub_closed"       // this server is shutting down
-	Expired         Failure = "expired"          // unread for longer than the idle limit
-	TopologyChanged Failure = "topology_changed" // the pane moved and could not be followed
-	EventsDropped   Failure = "events_dropped"   // tmux's event queue overflowed
+	ConnectionLost  Failure = "connection lost" // the pane's pipe ended: the tmux server went, or someone else closed or replaced the pipe
+	HubClosed       Failure = "server stopping" // this server is shutting down
+	Expired         Failure = "expired unread"  // unread for longer than the idle limit
+	TopologyChanged Failure = "pane moved"      // the pane moved and could not be followed
+	EventsDropped   Failure = "events dropped"  // tmux's event queue overflowed
 )
 
 // lostMark stands in the ring for output that was not delivered (the pipe
@@ -65,7 +65,7 @@ type Stream struct {
 
 func newStream(h *Hub, pane tmuxctl.PaneID, capacity int) *Stream {
 	s := &Stream{pane: pane, hub: h, ring: newRing(capacity), changed: make(chan struct{}), drained: make(chan struct{})}
-	rand.Read(s.gen[:])
+	tmuxctl.NonceBytes(s.gen[:])
 	return s
 }
 

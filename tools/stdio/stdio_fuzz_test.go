@@ -1,4 +1,4 @@
-package tools
+package stdio
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// FuzzGuardedStdio feeds arbitrary bytes to the guarded stdio transport as
+// FuzzTransport feeds arbitrary bytes to the guarded stdio transport as
 // its stdin and plays the SDK's side with the SDK's own stdio connection,
 // answering every request it receives. For each line of input:
 //
@@ -30,8 +30,8 @@ import (
 //
 // Nothing panics, and errorReply and responseIDs hold up on arbitrary bytes.
 //
-// Run: go test -run '^$' -fuzz '^FuzzGuardedStdio$' -fuzztime 60s ./tools
-func FuzzGuardedStdio(f *testing.F) {
+// Run: go test -run '^$' -fuzz '^FuzzTransport$' -fuzztime 60s ./tools/stdio
+func FuzzTransport(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
@@ -103,7 +103,7 @@ func FuzzGuardedStdio(f *testing.F) {
 		// The guard, with the SDK's stdio connection reading what it passes
 		// on and answering each request through the guard, as the server does.
 		var out bytes.Buffer
-		g := newGuardedStdio(bytes.NewReader(data), &out)
+		g := New(bytes.NewReader(data), &out)
 		conn, err := (&mcp.IOTransport{Reader: g.sdkIn, Writer: nopCloser{g}}).Connect(context.Background())
 		if err != nil {
 			t.Fatal(err)

@@ -1,4 +1,10 @@
-package tools
+// Package stdio is an MCP transport over newline-delimited JSON-RPC on a
+// reader and a writer, for a server started as a subprocess. It differs
+// from go-sdk's own stdio transport in two ways a long-running tool server
+// needs: a malformed line is answered with a JSON-RPC error instead of
+// ending the session, and at end of input the calls in flight are
+// answered before the session ends. It depends on nothing but go-sdk.
+package stdio
 
 import (
 	"bufio"
@@ -9,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"sync"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,8 +23,9 @@ import (
 // maxLine bounds one inbound JSON-RPC line, as the SDK's own stdio does.
 const maxLine = 16 << 20
 
-// A guardedStdio is an [mcp.Transport] over newline-delimited JSON-RPC that
-// fixes two behaviours of the SDK's stdio transport:
+// A Transport is an [mcp.Transport] over newline-delimited JSON-RPC on a
+// reader and a writer (a server's stdin and stdout) that fixes two
+// behaviours of the SDK's own stdio transport:
 //
 //   - A line that is not JSON-RPC ends the SDK's session. Here it is
 //     answered with a JSON-RPC parse or invalid-request error and dropped,
@@ -30,7 +36,7 @@ const maxLine = 16 << 20
 //
 // It is also the one writer of out, so its own error replies never
 // interleave with the SDK's.
-type guardedStdio struct {
+type Transport struct {
 	in  io.Reader
 	out io.Writer
 
@@ -45,21 +51,23 @@ type guardedStdio struct {
 	drained  chan struct{}   // closed with toSDK
 }
 
-func newGuardedStdio(in io.Reader, out io.Writer) *guardedStdio {
+// New returns a Transport that reads in and writes out. Pass it to
+// [mcp.Server.Run]; it starts reading when the server connects.
+func New(in io.Reader, out io.Writer) *Transport {
 	pr, pw := io.Pipe()
-	return &guardedStdio{in: in, out: out, toSDK: pw, sdkIn: pr, pending: map[string]bool{},
+	return &Transport{in: in, out: out, toSDK: pw, sdkIn: pr, pending: map[string]bool{},
 		ended: make(chan struct{}), drained: make(chan struct{})}
 }
 
 // Connect implements [mcp.Transport]. It starts the line reader.
-func (g *guardedStdio) Connect(ctx context.Context) (mcp.Connection, error) {
+func (g *Transport) Connect(ctx context.Context) (mcp.Connection, error) {
 	go g.readLines()
 	return (&mcp.IOTransport{Reader: g.sdkIn, Writer: nopCloser{g}}).Connect(ctx)
 }
 
 // Stop ends input as if stdin had closed: requests in flight still get
 // their replies, then the session ends.
-func (g *guardedStdio) Stop() {
+func (g *Transport) Stop() {
 	g.mu.Lock()
 	g.endInputLocked()
 	g.closeIfIdleLocked()
@@ -67,7 +75,7 @@ func (g *guardedStdio) Stop() {
 }
 
 // ForceClose ends the session even with replies outstanding.
-func (g *guardedStdio) ForceClose() {
+func (g *Transport) ForceClose() {
 	g.mu.Lock()
 	g.endInputLocked()
 	if !g.closed {
@@ -78,14 +86,14 @@ func (g *guardedStdio) ForceClose() {
 	g.mu.Unlock()
 }
 
-func (g *guardedStdio) endInputLocked() {
+func (g *Transport) endInputLocked() {
 	if !g.inputEnd {
 		g.inputEnd = true
 		close(g.ended)
 	}
 }
 
-func (g *guardedStdio) closeIfIdleLocked() {
+func (g *Transport) closeIfIdleLocked() {
 	if g.inputEnd && len(g.pending) == 0 && !g.closed {
 		g.closed = true
 		g.toSDK.Close()
@@ -93,7 +101,7 @@ func (g *guardedStdio) closeIfIdleLocked() {
 	}
 }
 
-func (g *guardedStdio) readLines() {
+func (g *Transport) readLines() {
 	r := bufio.NewReaderSize(g.in, 64<<10)
 	var line []byte
 	for {
@@ -120,7 +128,7 @@ func (g *guardedStdio) readLines() {
 
 // handleLine passes a valid JSON-RPC line on to the SDK, recording the ids
 // of requests, and answers anything else itself.
-func (g *guardedStdio) handleLine(line []byte) {
+func (g *Transport) handleLine(line []byte) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return
@@ -202,7 +210,7 @@ func errorReply(line []byte, err error) []byte {
 
 // Write receives each message the SDK sends (one Write per message) and
 // clears the ids it answers.
-func (g *guardedStdio) Write(p []byte) (int, error) {
+func (g *Transport) Write(p []byte) (int, error) {
 	answered := responseIDs(p)
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -214,7 +222,7 @@ func (g *guardedStdio) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func (g *guardedStdio) reply(p []byte) {
+func (g *Transport) reply(p []byte) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.out.Write(p)
@@ -252,6 +260,9 @@ type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
 
-// drainTimeout is how long requests in flight at EOF or at a stop signal
-// may run before the server cancels them.
-const drainTimeout = 10 * time.Second
+// Ended returns a channel closed when input has ended: EOF on in, or Stop.
+func (g *Transport) Ended() <-chan struct{} { return g.ended }
+
+// Drained returns a channel closed when the SDK's input has closed: input
+// has ended and every request passed on has been answered (or ForceClose).
+func (g *Transport) Drained() <-chan struct{} { return g.drained }

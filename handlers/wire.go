@@ -1,0 +1,41 @@
+package handlers
+
+import (
+	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
+)
+
+// This file is the one place where the lower layers' enums meet the wire's
+// generated ones. Each mapping names every generated constant it uses, so a
+// value renamed in a schema breaks the build here rather than drifting.
+
+// wireFailure maps a stream's failure to the seed contract's streamFailure
+// enum (for its anyOf [enum, null] field).
+func wireFailure(f live.Failure) any {
+	switch f {
+	case live.HubClosed:
+		return gen.WaitForTextOutputStreamFailure_0_HubClosed
+	case live.Expired:
+		return gen.WaitForTextOutputStreamFailure_0_Expired
+	case live.TopologyChanged:
+		return gen.WaitForTextOutputStreamFailure_0_TopologyChanged
+	case live.EventsDropped:
+		return gen.WaitForTextOutputStreamFailure_0_EventsDropped
+	}
+	return gen.WaitForTextOutputStreamFailure_0_ConnectionLost
+}
+
+// splitDirection maps split_window's direction to tmuxctl's (below when
+// omitted).
+func splitDirection(d gen.SplitWindowInputDirection) tmuxctl.Direction {
+	switch d {
+	case gen.SplitWindowInputDirectionAbove:
+		return tmuxctl.Above
+	case gen.SplitWindowInputDirectionLeft:
+		return tmuxctl.Left
+	case gen.SplitWindowInputDirectionRight:
+		return tmuxctl.Right
+	}
+	return tmuxctl.Below
+}

@@ -1,0 +1,239 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// The text block of a successful result is a rendering of its structured
+// content for a model to read: a short header of "key: value" lines, then
+// the pane text verbatim, where JSON showed a build log as one line with
+// every newline and quote escaped. The structured content stays as the schema
+// says; the rendering is derived from it alone, by the rules below, so a
+// new tool gets it without code of its own.
+//
+//   - Header, in this order: the keys that say how the call ended
+//     (leadKeys), then ids (names ending in Id or Ids), then the rest by
+//     name. Nulls are left out.
+//   - Accounting appears only when something was cut: a count of what was
+//     dropped, omitted or missed, or a …Clamped flag, only when it is
+//     non-zero or true, and the returned… counts only alongside one.
+//   - Strings print bare unless that would hide something (empty, spaces
+//     at an end, control characters, a leading quote); then JSON-quoted.
+//   - Lists of objects print one row per line, "- key=value …", under a
+//     "name: count" line.
+//   - Pane text (textKeys, or any string holding a newline) follows the
+//     header verbatim, each field under a "--- name ---" line. An empty one
+//     is said in the header ("output: \"\""), unless another one has text
+//     (wait_for_text's screen is always empty on a match).
+
+// leadKeys come first in the header, in this order.
+var leadKeys = []string{"outcome", "exitStatus", "signal", "matched", "result"}
+
+// textKeys name the fields that hold pane text.
+var textKeys = map[string]bool{"output": true, "text": true, "screen": true}
+
+// RenderJSON renders a result's structured content given as JSON (an
+// object). See [RenderResult].
+func RenderJSON(data []byte) (string, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v map[string]any
+	if err := d.Decode(&v); err != nil {
+		return "", err
+	}
+	return RenderResult(v), nil
+}
+
+// RenderResult renders decoded structured content (numbers as json.Number
+// or float64) as the text block of its result.
+func RenderResult(structured map[string]any) string {
+	var header, rows, blocks []string
+	cut, anyText := false, false
+	for k, v := range structured {
+		cut = cut || isCut(k) && !zero(v)
+		anyText = anyText || isText(k, v) && !zero(v)
+	}
+	for _, k := range orderedKeys(structured) {
+		v := structured[k]
+		switch {
+		case v == nil:
+		case isCut(k) || strings.HasPrefix(k, "returned"):
+			if cut && (!isCut(k) || !zero(v)) {
+				header = append(header, k+": "+scalar(v, false))
+			}
+		case isText(k, v):
+			if s := v.(string); s != "" {
+				blocks = append(blocks, "--- "+k+" ---\n"+s)
+			} else if !anyText {
+				header = append(header, k+": "+scalar(s, false))
+			}
+		case isRows(v):
+			list := v.([]any)
+			rows = append(rows, fmt.Sprintf("%s: %d", k, len(list)))
+			for _, row := range list {
+				rows = append(rows, "- "+inline(row.(map[string]any)))
+			}
+		default:
+			if m, ok := v.(map[string]any); ok {
+				header = append(header, k+": "+inline(m))
+			} else {
+				header = append(header, k+": "+scalar(v, false))
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString(strings.Join(append(header, rows...), "\n"))
+	for _, block := range blocks {
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteString(block)
+	}
+	return b.String()
+}
+
+// orderedKeys returns m's keys: leadKeys, ids, then the rest by name, with
+// accounting last.
+func orderedKeys(m map[string]any) []string {
+	rank := func(k string) int {
+		if i := slices.Index(leadKeys, k); i >= 0 {
+			return i
+		}
+		switch {
+		case strings.HasSuffix(k, "Id") || strings.HasSuffix(k, "Ids") || k == "id":
+			return len(leadKeys)
+		case isCut(k) || strings.HasPrefix(k, "returned"):
+			return len(leadKeys) + 2
+		}
+		return len(leadKeys) + 1
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra - rb
+		}
+		return strings.Compare(a, b)
+	})
+	return keys
+}
+
+// isCut says whether k counts or flags something a result left out.
+func isCut(k string) bool {
+	for _, p := range []string{"dropped", "omitted", "missed"} {
+		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	return strings.HasSuffix(k, "Clamped")
+}
+
+func isText(k string, v any) bool {
+	s, ok := v.(string)
+	return ok && (textKeys[k] || strings.Contains(s, "\n"))
+}
+
+// isRows says whether v is a list of objects.
+func isRows(v any) bool {
+	list, ok := v.([]any)
+	if !ok || len(list) == 0 {
+		return false
+	}
+	for _, e := range list {
+		if _, ok := e.(map[string]any); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func zero(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !v
+	case json.Number:
+		return v == "0"
+	case float64:
+		return v == 0
+	case string:
+		return v == ""
+	}
+	return false
+}
+
+// inline renders an object on one line as key=value pairs, nulls left out.
+func inline(m map[string]any) string {
+	var parts []string
+	for _, k := range orderedKeys(m) {
+		if m[k] != nil {
+			parts = append(parts, k+"="+scalar(m[k], true))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// scalar renders one value. In a row (inRow), a string with a space or an
+// equals sign is quoted too, and so is an element of a list.
+func scalar(v any, inRow bool) string {
+	switch v := v.(type) {
+	case string:
+		if needsQuotes(v, inRow) {
+			return quote(v)
+		}
+		return v
+	case json.Number:
+		return v.String()
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(v)
+	case []any:
+		if len(v) == 0 {
+			return "[]"
+		}
+		parts := make([]string, len(v))
+		for i, e := range v {
+			if _, nested := e.(map[string]any); nested {
+				return compactJSON(v)
+			}
+			parts[i] = scalar(e, true)
+		}
+		return strings.Join(parts, " ")
+	}
+	return compactJSON(v)
+}
+
+func needsQuotes(s string, inRow bool) bool {
+	if s == "" || s[0] == '"' || strings.TrimSpace(s) != s {
+		return true
+	}
+	if inRow && strings.ContainsAny(s, " =") {
+		return true
+	}
+	return strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' })
+}
+
+// quote is JSON quoting without escaping <, > and &.
+func quote(s string) string {
+	return compactJSON(s)
+}
+
+func compactJSON(v any) string {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if e.Encode(v) != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
