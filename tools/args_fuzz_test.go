@@ -62,6 +62,18 @@ var toolArgs = map[string]argsType{
 	"wait_for_exit":     argsOf[gen.WaitForExitInput](),
 	"wait_for_channel":  argsOf[gen.WaitForChannelInput](),
 	"signal_channel":    argsOf[gen.SignalChannelInput](),
+	"wait_for_quiet":    argsOf[gen.WaitForQuietInput](),
+	"show_option":       argsOf[gen.ShowOptionInput](),
+	"set_option":        argsOf[gen.SetOptionInput](),
+	"show_environment":  argsOf[gen.ShowEnvironmentInput](),
+	"set_environment":   argsOf[gen.SetEnvironmentInput](),
+	"show_hooks":        argsOf[gen.ShowHooksInput](),
+	"list_buffers":      argsOf[gen.ListBuffersInput](),
+	"show_buffer":       argsOf[gen.ShowBufferInput](),
+	"load_buffer":       argsOf[gen.LoadBufferInput](),
+	"paste_buffer":      argsOf[gen.PasteBufferInput](),
+	"delete_buffer":     argsOf[gen.DeleteBufferInput](),
+	"paste_text":        argsOf[gen.PasteTextInput](),
 }
 
 // validArgs are argument objects the tools accept, from the goldens in
@@ -88,6 +100,18 @@ var validArgs = map[string][]string{
 	"wait_for_exit":     {`{"paneId":"%1","timeoutMs":200}`},
 	"wait_for_channel":  {`{"channel":"ch","timeout":10}`, `{"channel":"ch","timeout":0.5,"socket_name":null}`},
 	"signal_channel":    {`{"channel":"go"}`, `{"channel":"a_b.c:d-e","socket_name":"x"}`},
+	"wait_for_quiet":    {`{"paneId":"%0"}`, `{"paneId":"%0","quietMs":200,"timeoutMs":5000,"maxLines":5,"cursor":"ltxc1.0123456789abcdef0123456789abcdef.0"}`},
+	"show_option":       {`{"scope":"server"}`, `{"scope":"pane","targetId":"%0","name":"@x","inherited":true,"global":false}`},
+	"set_option":        {`{"scope":"session","global":true,"name":"@x","value":"#(no)"}`, `{"scope":"window","targetId":"@0","name":"remain-on-exit","value":"on","unset":false,"global":false}`},
+	"show_environment":  {`{}`, `{"sessionId":"$0","name":"HOME"}`},
+	"set_environment":   {`{"name":"A","value":"b"}`, `{"sessionId":"$0","name":"A","value":"#{x}","unset":false}`},
+	"show_hooks":        {`{"global":true}`, `{"scope":"pane","targetId":"%0","name":"pane-died","global":false}`},
+	"list_buffers":      {`{}`},
+	"show_buffer":       {`{"name":"b"}`},
+	"load_buffer":       {`{"name":"b","text":"x\ty\n"}`},
+	"paste_buffer":      {`{"paneId":"%0","name":"b"}`, `{"paneId":"%0","name":"b","delete":true,"enter":true,"force":true}`},
+	"delete_buffer":     {`{"name":"b"}`},
+	"paste_text":        {`{"paneId":"%0","text":"x"}`, `{"paneId":"%0","text":"a\tb\n\n'$x'","enter":true,"force":true}`},
 }
 
 // hostileValues replace, one at a time, each value of a valid example.

@@ -219,6 +219,19 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 		{"start_program", map[string]any{"argv": []string{"sh", "-c", "exit 4"}, "waitMs": 5000}},
 		{"run_program", map[string]any{"argv": []string{"echo", "hi there"}}},
 		{"run_shell_command", map[string]any{"paneId": "%0", "command": "echo framed; false"}},
+		{"show_option", map[string]any{"scope": "server"}},
+		{"set_option", map[string]any{"scope": "session", "targetId": "$0", "name": "@x", "value": "v"}},
+		{"show_environment", map[string]any{}},
+		{"set_environment", map[string]any{"name": "X", "value": "y"}},
+		{"show_hooks", map[string]any{"global": true}},
+		{"load_buffer", map[string]any{"name": "b", "text": "t"}},
+		{"list_buffers", map[string]any{}},
+		{"show_buffer", map[string]any{"name": "b"}},
+		{"paste_buffer", map[string]any{"paneId": "%0", "name": "b", "delete": true}},
+		{"paste_text", map[string]any{"paneId": "%0", "text": "x"}},
+		{"load_buffer", map[string]any{"name": "c", "text": "t"}},
+		{"delete_buffer", map[string]any{"name": "c"}},
+		{"wait_for_quiet", map[string]any{"paneId": "%0", "quietMs": 50, "timeoutMs": 5000}},
 	}
 	covered := map[string]bool{}
 	for _, c := range calls {
