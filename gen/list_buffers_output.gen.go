@@ -7,8 +7,8 @@ import "fmt"
 
 // One paste buffer.
 type BufferView struct {
-	// When it was made, RFC 3339 UTC.
-	Created string `json:"created"`
+	// When it was made, in Unix seconds.
+	CreatedUnix int `json:"createdUnix"`
 
 	// Buffer name.
 	Name string `json:"name"`
@@ -23,8 +23,8 @@ func (j *BufferView) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &raw); err != nil {
 		return err
 	}
-	if _, ok := raw["created"]; raw != nil && !ok {
-		return fmt.Errorf("field created in BufferView: required")
+	if _, ok := raw["createdUnix"]; raw != nil && !ok {
+		return fmt.Errorf("field createdUnix in BufferView: required")
 	}
 	if _, ok := raw["name"]; raw != nil && !ok {
 		return fmt.Errorf("field name in BufferView: required")
@@ -36,6 +36,9 @@ func (j *BufferView) UnmarshalJSON(value []byte) error {
 	var plain Plain
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
+	}
+	if 0 > plain.CreatedUnix {
+		return fmt.Errorf("field %s: must be >= %v", "createdUnix", 0)
 	}
 	if 0 > plain.Size {
 		return fmt.Errorf("field %s: must be >= %v", "size", 0)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
@@ -20,7 +19,7 @@ func (h *Handlers) ListBuffers(ctx context.Context, in gen.ListBuffersInput) (ge
 	}
 	rows := make([]gen.BufferView, len(bufs))
 	for i, b := range bufs {
-		rows[i] = gen.BufferView{Name: b.Name, Size: b.Size, Created: b.Created.Format(time.RFC3339)}
+		rows[i] = gen.BufferView{Name: b.Name, Size: b.Size, CreatedUnix: int(b.Created.Unix())}
 	}
 	return gen.ListBuffersOutput{Buffers: rows}, nil
 }

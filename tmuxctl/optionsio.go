@@ -198,15 +198,18 @@ func (c *Client) ShowHooks(ctx context.Context, t OptionTarget) (set []HookSet, 
 }
 
 // HookNames returns the names of every hook this tmux has: hooks are
-// options too, and set-option must never set one.
+// options too (of sessions, and of windows and panes), and set-option must
+// never set one.
 func (c *Client) HookNames(ctx context.Context) (map[string]bool, error) {
-	_, known, err := c.ShowHooks(ctx, OptionTarget{Scope: SessionScope, Global: true})
-	if err != nil {
-		return nil, err
-	}
-	names := make(map[string]bool, len(known))
-	for _, n := range known {
-		names[n] = true
+	names := map[string]bool{}
+	for _, scope := range []OptionScope{SessionScope, WindowScope} {
+		_, known, err := c.ShowHooks(ctx, OptionTarget{Scope: scope, Global: true})
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range known {
+			names[n] = true
+		}
 	}
 	return names, nil
 }
