@@ -13,7 +13,8 @@ type ShowBufferOutput struct {
 	// The buffer.
 	Name string `json:"name"`
 
-	// Bytes of the buffer left out by the byte ceiling.
+	// Bytes of text (as returned, U+FFFD for each invalid byte) left out by the byte
+	// ceiling, from the end.
 	OmittedBytes int `json:"omittedBytes"`
 
 	// Bytes of text returned.

@@ -30,17 +30,17 @@ func (h *Handlers) ShowBuffer(ctx context.Context, in gen.ShowBufferInput) (gen.
 	if err != nil {
 		return gen.ShowBufferOutput{}, h.explainBuffer(ctx, err, in.Name)
 	}
-	kept := string(data)
-	if len(kept) > h.limits.MaxBytes {
-		kept = validPrefix(kept, h.limits.MaxBytes)
+	full := strings.ToValidUTF8(string(data), "\uFFFD")
+	text := full
+	if len(text) > h.limits.MaxBytes {
+		text = validPrefix(text, h.limits.MaxBytes)
 	}
-	text := strings.ToValidUTF8(kept, "\uFFFD")
 	return gen.ShowBufferOutput{
 		Name:          in.Name,
 		Text:          text,
 		Size:          len(data),
 		ReturnedBytes: len(text),
-		OmittedBytes:  len(data) - len(kept),
+		OmittedBytes:  len(full) - len(text),
 		InvalidUtf8:   !utf8.Valid(data),
 	}, nil
 }
