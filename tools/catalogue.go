@@ -363,8 +363,8 @@ var Catalogue = []Tool{
 	{
 		Name:  "load_buffer",
 		Title: "Load a tmux paste buffer",
-		Description: "Create or replace the paste buffer name with text, stored exactly — any length up to 1 MiB " +
-			"of characters, any characters and line breaks; nothing is expanded. Paste it with paste_buffer; " +
+		Description: "Create or replace the paste buffer name with text, stored exactly — up to 1,048,576 characters, " +
+			"any characters and line breaks; nothing is expanded. Paste it with paste_buffer; " +
 			"delete it with delete_buffer when done. To just type text into a pane, paste_text does it all and " +
 			"leaves no buffer behind.",
 		Class: Mutating,
@@ -395,10 +395,11 @@ var Catalogue = []Tool{
 		Name:  "paste_text",
 		Title: "Paste text into a pane",
 		Description: "Type text into a pane exactly as given — tabs, blank lines, quotes, $, any characters and " +
-			"any length up to 1 MiB — through a private tmux buffer that is always deleted. Unlike send_keys, " +
-			"tabs do not trigger completion and a blank line does not end a block early: the paste is bracketed " +
-			"when the program asked for it (bash, zsh, fish, vim, recent Python REPLs), so it arrives as one " +
-			"paste. Line breaks end lines; enter:true presses Enter after the last one. Returns a cursor from " +
+			"up to 1,048,576 characters — through a private tmux buffer that is always deleted. Unlike send_keys, " +
+			"the paste is bracketed when the program asked for it (bash, zsh and fish do at their prompts), so " +
+			"tabs do not trigger completion and lines are not run one by one before the paste ends; a program " +
+			"that did not ask (Python's REPL before 3.13, cat) reads the text as if typed. Line breaks end lines; " +
+			"enter:true presses Enter after the last one. Returns a cursor from " +
 			"before the first byte the paste causes: pass it to wait_for_text, wait_for_quiet or capture_since " +
 			"and nothing printed after is missed. Refuses a dead pane, a pane in copy mode (force pastes anyway), " +
 			"and the pane this server runs in (unless force).",
