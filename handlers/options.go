@@ -72,6 +72,23 @@ var commandOptions = map[string]bool{
 	"editor": true, "command-alias": true,
 }
 
+// ownOptionPrefix starts the user options in which tmux-mcp records its
+// own changes (tmuxctl.PipeOption, tmuxctl.HoldOption).
+const ownOptionPrefix = "@tmux-mcp-"
+
+// knownHooks are the hooks of tmux 3.2a to 3.7 other than the after-*
+// ones: hooks are options whose values are commands.
+var knownHooks = map[string]bool{
+	"alert-activity": true, "alert-bell": true, "alert-silence": true, "client-active": true,
+	"client-attached": true, "client-detached": true, "client-focus-in": true, "client-focus-out": true,
+	"client-resized": true, "client-session-changed": true, "client-light-theme": true, "client-dark-theme": true,
+	"command-error": true, "pane-died": true, "pane-exited": true, "pane-focus-in": true, "pane-focus-out": true,
+	"pane-mode-changed": true, "pane-set-clipboard": true, "pane-title-changed": true, "session-closed": true,
+	"session-created": true, "session-renamed": true, "session-window-changed": true, "window-layout-changed": true,
+	"window-linked": true, "window-pane-changed": true, "window-renamed": true, "window-resized": true,
+	"window-unlinked": true,
+}
+
 // colourHash is a '#' that starts an RGB colour, the one '#' tmux's own
 // options may hold: it expands to nothing and runs nothing.
 var colourHash = regexp.MustCompile(`#[0-9A-Fa-f]{6}\b`)
@@ -80,6 +97,9 @@ var colourHash = regexp.MustCompile(`#[0-9A-Fa-f]{6}\b`)
 // tmux option value that tmux would expand as a format (where #(...) runs
 // a shell command). User options (@name) are plain text to tmux.
 func (h *Handlers) refuseRunnableOption(ctx context.Context, name string, value *string, unset bool) error {
+	if strings.HasPrefix(name, ownOptionPrefix) {
+		return fmt.Errorf("option %s is where tmux-mcp records what it changed in tmux, so it can undo it; it cannot be set or unset through set_option", name)
+	}
 	if strings.HasPrefix(name, "@") {
 		return nil
 	}
@@ -91,7 +111,9 @@ func (h *Handlers) refuseRunnableOption(ctx context.Context, name string, value 
 	if err != nil {
 		return h.explain(ctx, err)
 	}
-	if hooks[base] {
+	// Hooks this tmux lists, and those of any version, in case a version
+	// lists only the hooks that are set.
+	if hooks[base] || knownHooks[base] || strings.HasPrefix(base, "after-") {
 		return fmt.Errorf("%s is a hook: its value is a command tmux runs, so tmux-mcp never sets it", base)
 	}
 	if !unset && value != nil && strings.Contains(colourHash.ReplaceAllString(*value, ""), "#") {
