@@ -81,11 +81,27 @@ func (c *Client) PasteBuffer(ctx context.Context, p PaneID, name string, del, en
 	return noBuffer(err)
 }
 
+// PasteBufferPrefix starts the name of every private paste buffer:
+// tmux-mcp-paste-<pid>-<nonce>, so that a later instance can delete one
+// that an instance killed mid-paste left behind.
+const PasteBufferPrefix = "tmux-mcp-paste-"
+
+// PasteBufferOwner returns the process id in a private paste buffer's name.
+func PasteBufferOwner(name string) (pid int, ok bool) {
+	rest, ok := strings.CutPrefix(name, PasteBufferPrefix)
+	if !ok {
+		return 0, false
+	}
+	pidText, _, _ := strings.Cut(rest, "-")
+	pid, err := strconv.Atoi(pidText)
+	return pid, err == nil && pid > 0
+}
+
 // PasteText pastes text into pane p through a private buffer named for
 // this process and a nonce, which is deleted whatever happens: paste-buffer
 // -d deletes it as it pastes, and every way out before that deletes it too.
 func (c *Client) PasteText(ctx context.Context, p PaneID, text []byte, enter bool) error {
-	name := "tmux-mcp-paste-" + strconv.Itoa(os.Getpid()) + "-" + Nonce(8)
+	name := PasteBufferPrefix + strconv.Itoa(os.Getpid()) + "-" + Nonce(8)
 	if err := c.LoadBuffer(ctx, name, text); err != nil {
 		c.dropBuffer(name)
 		return err
