@@ -3,7 +3,9 @@ package tmuxctl
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -26,8 +28,8 @@ func envArgs(session SessionID) []string {
 }
 
 // Environment returns the global environment (session "") or a session's.
-// Each value is read exactly, one tmux client for all, since the listing
-// alone cannot tell a value's line break from the next entry.
+// The listing alone cannot tell a value's line break from the next entry,
+// so it gives only the names; each value is then read exactly.
 func (c *Client) Environment(ctx context.Context, session SessionID) ([]EnvVar, error) {
 	out, err := c.command(ctx, append([]string{"show-environment"}, envArgs(session)...)...)
 	if err != nil {
@@ -45,17 +47,64 @@ func (c *Client) Environment(ctx context.Context, session SessionID) ([]EnvVar, 
 			names = append(names, name)
 		}
 	}
-	vars := make([]EnvVar, 0, len(names))
-	for _, name := range names {
-		v, ok, err := c.EnvironmentVar(ctx, session, name)
-		if err != nil {
-			return nil, err
+	for len(names) > 0 {
+		vars, err := c.environmentValues(ctx, session, names)
+		var ce *CommandError
+		if errors.As(err, &ce) && strings.HasPrefix(ce.Message, "unknown variable: ") {
+			// A "NAME=" line inside some value's text is not a variable:
+			// read the others again without it.
+			bogus := strings.TrimPrefix(strings.SplitN(ce.Message, "\n", 2)[0], "unknown variable: ")
+			if i := slices.Index(names, bogus); i >= 0 {
+				names = slices.Delete(names, i, i+1)
+				continue
+			}
 		}
-		if ok {
+		return vars, err
+	}
+	return nil, nil
+}
+
+// environmentValues reads each of names on its own, all in one tmux
+// client, separated by a token no value can predict.
+func (c *Client) environmentValues(ctx context.Context, session SessionID, names []string) ([]EnvVar, error) {
+	sep := "_" + Nonce(12) + "E"
+	sepArgv := []string{"display-message", "-p"}
+	if session != "" {
+		sepArgv = append(sepArgv, "-t", string(session))
+	}
+	var cmds [][]string
+	for _, name := range names {
+		cmds = append(cmds, append(append([]string{"show-environment"}, envArgs(session)...), "--", name), append(sepArgv, sep))
+	}
+	out, err := c.commands(ctx, cmds...)
+	if err != nil {
+		return nil, err
+	}
+	entries := strings.Split(out, sep+"\n")
+	if len(entries) != len(names)+1 {
+		return nil, fmt.Errorf("show-environment: read %d variables for %d names", len(entries)-1, len(names))
+	}
+	vars := make([]EnvVar, 0, len(names))
+	for i, name := range names {
+		if v, ok := parseEnvEntry(name, entries[i]); ok {
 			vars = append(vars, v)
 		}
 	}
 	return vars, nil
+}
+
+// parseEnvEntry reads show-environment's output for one variable: NAME=value
+// or -NAME (removed).
+func parseEnvEntry(name, out string) (EnvVar, bool) {
+	out = strings.TrimSuffix(out, "\n")
+	if out == "-"+name {
+		return EnvVar{Name: name, Removed: true}, true
+	}
+	value, ok := strings.CutPrefix(out, name+"=")
+	if !ok {
+		return EnvVar{}, false
+	}
+	return EnvVar{Name: name, Value: value}, true
 }
 
 // EnvironmentVar returns one variable; ok is false when it is not there.
@@ -69,15 +118,8 @@ func (c *Client) EnvironmentVar(ctx context.Context, session SessionID, name str
 		}
 		return EnvVar{}, false, err
 	}
-	out = strings.TrimSuffix(out, "\n")
-	if out == "-"+name {
-		return EnvVar{Name: name, Removed: true}, true, nil
-	}
-	value, ok := strings.CutPrefix(out, name+"=")
-	if !ok {
-		return EnvVar{}, false, nil
-	}
-	return EnvVar{Name: name, Value: value}, true, nil
+	v, ok := parseEnvEntry(name, out)
+	return v, ok, nil
 }
 
 // SetEnvironment sets name to value exactly (no -F: no format expansion).
