@@ -18,8 +18,9 @@ type PasteTextInput struct {
 	// Stable pane id, e.g. %1.
 	PaneID string `json:"paneId"`
 
-	// The text, typed exactly as given: tabs, blank lines, quotes, $ and any
-	// characters. Line breaks end lines as Enter would.
+	// The text, typed exactly as given: tabs, blank lines, quotes, $, NUL and any
+	// characters (JSON cannot carry bytes that are not UTF-8). Line breaks end lines
+	// as Enter would.
 	Text string `json:"text"`
 }
 

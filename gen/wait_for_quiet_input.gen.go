@@ -19,7 +19,8 @@ type WaitForQuietInput struct {
 	// Stable pane id, e.g. %1.
 	PaneID string `json:"paneId"`
 
-	// How long the pane must print nothing, in ms. Default 1000.
+	// How long the pane must print nothing, in ms, counted from the start of the call
+	// or the last output. Default 1000.
 	QuietMs int `json:"quietMs,omitempty,omitzero"`
 
 	// Give up after this long; default 30 s, clamped by the server ceiling.
