@@ -122,11 +122,12 @@ func (c *Client) dropBuffer(name string) {
 	c.command(ctx, "delete-buffer", "-b", name)
 }
 
-// noBuffer turns tmux's "no buffer NAME" (save-buffer, paste-buffer) and
+// noBuffer turns tmux's "no buffer NAME" (save-buffer, paste-buffer; 3.2a
+// says only "no buffer" in delete-buffer) and
 // "unknown buffer: NAME" (delete-buffer) into ErrNoBuffer.
 func noBuffer(err error) error {
 	var ce *CommandError
-	if errors.As(err, &ce) && (strings.HasPrefix(ce.Message, "no buffer ") || strings.HasPrefix(ce.Message, "unknown buffer")) {
+	if errors.As(err, &ce) && (strings.HasPrefix(ce.Message, "no buffer") || strings.HasPrefix(ce.Message, "unknown buffer")) {
 		return ErrNoBuffer
 	}
 	return err
