@@ -18,7 +18,8 @@ type PasteBufferInput struct {
 	// Allow this even when it is the pane this MCP server runs in.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// Buffer name, taken literally.
+	// Buffer name, taken literally: any text but backslashes and control characters
+	// such as tabs and line breaks (tmux 3.7 would change or refuse those).
 	Name string `json:"name"`
 
 	// Stable pane id, e.g. %1.
@@ -50,6 +51,9 @@ func (j *PasteBufferInput) UnmarshalJSON(value []byte) error {
 	}
 	if v, ok := raw["force"]; !ok || v == nil {
 		plain.Force = false
+	}
+	if matched, _ := regexp.MatchString(`^[^\\\x00-\x1f\x7f]+$`, string(plain.Name)); !matched {
+		return fmt.Errorf("field %s pattern match: must match %s", "Name", `^[^\\\x00-\x1f\x7f]+$`)
 	}
 	if utf8.RuneCountInString(string(plain.Name)) < 1 {
 		return fmt.Errorf("field %s length: must be >= %d", "name", 1)

@@ -4,11 +4,13 @@ package gen
 
 import "encoding/json"
 import "fmt"
+import "regexp"
 import "unicode/utf8"
 
 // Arguments of show_buffer.
 type ShowBufferInput struct {
-	// Buffer name, taken literally.
+	// Buffer name, taken literally: any text but backslashes and control characters
+	// such as tabs and line breaks (tmux 3.7 would change or refuse those).
 	Name string `json:"name"`
 }
 
@@ -25,6 +27,9 @@ func (j *ShowBufferInput) UnmarshalJSON(value []byte) error {
 	var plain Plain
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
+	}
+	if matched, _ := regexp.MatchString(`^[^\\\x00-\x1f\x7f]+$`, string(plain.Name)); !matched {
+		return fmt.Errorf("field %s pattern match: must match %s", "Name", `^[^\\\x00-\x1f\x7f]+$`)
 	}
 	if utf8.RuneCountInString(string(plain.Name)) < 1 {
 		return fmt.Errorf("field %s length: must be >= %d", "name", 1)
