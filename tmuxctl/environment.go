@@ -86,7 +86,7 @@ func (c *Client) environmentValues(ctx context.Context, session SessionID, names
 	}
 	vars := make([]EnvVar, 0, len(names))
 	for i, name := range names {
-		if v, ok := parseEnvEntry(name, entries[i]); ok {
+		if v, ok := parseEnvEntry(name, c.unprinted(ctx, entries[i])); ok {
 			vars = append(vars, v)
 		}
 	}
@@ -118,7 +118,7 @@ func (c *Client) EnvironmentVar(ctx context.Context, session SessionID, name str
 		}
 		return EnvVar{}, false, err
 	}
-	v, ok := parseEnvEntry(name, out)
+	v, ok := parseEnvEntry(name, c.unprinted(ctx, out))
 	return v, ok, nil
 }
 

@@ -99,7 +99,7 @@ func (c *Client) ShowOptions(ctx context.Context, t OptionTarget, inherited bool
 		return nil, fmt.Errorf("show-options: read %d values for %d options", len(values)-1, len(opts))
 	}
 	for i := range opts {
-		opts[i].Value = strings.TrimSuffix(values[i], "\n")
+		opts[i].Value = c.unprinted(ctx, strings.TrimSuffix(values[i], "\n"))
 	}
 	return opts, nil
 }
@@ -145,7 +145,7 @@ func (c *Client) ShowOption(ctx context.Context, t OptionTarget, name string, in
 	}
 	first, _, _ := strings.Cut(head, " ")
 	first, _, _ = strings.Cut(first, "\n")
-	return Option{Name: name, Value: strings.TrimSuffix(value, "\n"), Inherited: strings.HasSuffix(first, "*")}, true, nil
+	return Option{Name: name, Value: c.unprinted(ctx, strings.TrimSuffix(value, "\n")), Inherited: strings.HasSuffix(first, "*")}, true, nil
 }
 
 // SetOption sets option name at t to value, exactly: tmux stores it as
@@ -186,7 +186,7 @@ func (c *Client) ShowHooks(ctx context.Context, t OptionTarget) (set []HookSet, 
 		if m := hookEntry.FindStringSubmatch(line); m != nil {
 			var n int
 			fmt.Sscan(m[2], &n)
-			set = append(set, HookSet{Name: m[1], Index: n, Command: m[3]})
+			set = append(set, HookSet{Name: m[1], Index: n, Command: c.unprinted(ctx, m[3])})
 			if len(known) == 0 || known[len(known)-1] != m[1] {
 				known = append(known, m[1])
 			}
