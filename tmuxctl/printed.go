@@ -18,5 +18,9 @@ func (c *Client) unprinted(ctx context.Context, s string) string {
 	if !c.atLeast(ctx, 3, 4) || c.atLeast(ctx, 3, 5) {
 		return s
 	}
-	return printedDollar.ReplaceAllString(s, "$1")
+	return undoDollarEscapes(s)
 }
+
+// undoDollarEscapes removes the backslash tmux 3.4 put before each "$"
+// that starts a name or "${".
+func undoDollarEscapes(s string) string { return printedDollar.ReplaceAllString(s, "$1") }
