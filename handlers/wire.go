@@ -12,7 +12,11 @@ import (
 
 // wireFailure maps a stream's failure to the seed contract's streamFailure
 // enum (for its anyOf [enum, null] field).
-func wireFailure(f live.Failure) any {
+func wireFailure(f live.Failure) any { return seedFailure(f) }
+
+// seedFailure is the seed contract's word for f, which the other waiting
+// tools (wait_for_quiet, run_shell_command) report too.
+func seedFailure(f live.Failure) gen.WaitForTextOutputStreamFailure_0 {
 	switch f {
 	case live.HubClosed:
 		return gen.WaitForTextOutputStreamFailure_0_HubClosed

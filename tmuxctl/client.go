@@ -135,6 +135,12 @@ func (c *Client) command(ctx context.Context, argv ...string) (string, error) {
 // unit: tmux runs a client's command list without interleaving another
 // client's commands. It returns their joined standard output.
 func (c *Client) commands(ctx context.Context, cmds ...[]string) (string, error) {
+	return c.commandsWithInput(ctx, nil, cmds...)
+}
+
+// commandsWithInput is commands with stdin as the client's standard input
+// (for "-" file arguments such as load-buffer's); nil gives none.
+func (c *Client) commandsWithInput(ctx context.Context, stdin []byte, cmds ...[]string) (string, error) {
 	var full []string
 	for i, argv := range cmds {
 		for _, a := range argv {
@@ -150,6 +156,9 @@ func (c *Client) commands(ctx context.Context, cmds ...[]string) (string, error)
 	ctx, cancel := context.WithTimeoutCause(ctx, c.commandTimeout, errNoAnswer)
 	defer cancel()
 	cmd := c.cmd(ctx, full)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

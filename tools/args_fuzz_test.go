@@ -84,6 +84,18 @@ var toolArgs = map[string]argsType{
 	"set_pane_title":        argsOf[gen.SetPaneTitleInput](),
 	"respawn_pane":          argsOf[gen.RespawnPaneInput](),
 	"clear_pane":            argsOf[gen.ClearPaneInput](),
+	"wait_for_quiet":        argsOf[gen.WaitForQuietInput](),
+	"show_option":           argsOf[gen.ShowOptionInput](),
+	"set_option":            argsOf[gen.SetOptionInput](),
+	"show_environment":      argsOf[gen.ShowEnvironmentInput](),
+	"set_environment":       argsOf[gen.SetEnvironmentInput](),
+	"show_hooks":            argsOf[gen.ShowHooksInput](),
+	"list_buffers":          argsOf[gen.ListBuffersInput](),
+	"show_buffer":           argsOf[gen.ShowBufferInput](),
+	"load_buffer":           argsOf[gen.LoadBufferInput](),
+	"paste_buffer":          argsOf[gen.PasteBufferInput](),
+	"delete_buffer":         argsOf[gen.DeleteBufferInput](),
+	"paste_text":            argsOf[gen.PasteTextInput](),
 }
 
 // validArgs are argument objects the tools accept, from the goldens in
@@ -132,6 +144,18 @@ var validArgs = map[string][]string{
 	"set_pane_title":    {`{"paneId":"%0","title":""}`, `{"paneId":"%0","title":"t $HOME #{x} ;"}`},
 	"respawn_pane":      {`{"paneId":"%1"}`, `{"paneId":"%0","cwd":"/","env":{"V":"v;"},"argv":["sh","-c","exec cat"],"force":true}`},
 	"clear_pane":        {`{"paneId":"%0"}`, `{"paneId":"%0","history":true,"force":true}`},
+	"wait_for_quiet":    {`{"paneId":"%0"}`, `{"paneId":"%0","quietMs":200,"timeoutMs":5000,"maxLines":5,"cursor":"ltxc1.0123456789abcdef0123456789abcdef.0"}`},
+	"show_option":       {`{"scope":"server"}`, `{"scope":"pane","targetId":"%0","name":"@x","inherited":true,"global":false}`},
+	"set_option":        {`{"scope":"session","global":true,"name":"@x","value":"#(no)"}`, `{"scope":"window","targetId":"@0","name":"remain-on-exit","value":"on","unset":false,"global":false}`},
+	"show_environment":  {`{}`, `{"sessionId":"$0","name":"HOME"}`},
+	"set_environment":   {`{"name":"A","value":"b"}`, `{"sessionId":"$0","name":"A","value":"#{x}","unset":false}`},
+	"show_hooks":        {`{"global":true}`, `{"scope":"pane","targetId":"%0","name":"pane-died","global":false}`},
+	"list_buffers":      {`{}`},
+	"show_buffer":       {`{"name":"b"}`, `{"name":"mine"}`},
+	"load_buffer":       {`{"name":"b","text":"x\ty\n"}`},
+	"paste_buffer":      {`{"paneId":"%0","name":"b"}`, `{"paneId":"%0","name":"b","delete":true,"enter":true,"force":true}`},
+	"delete_buffer":     {`{"name":"b"}`},
+	"paste_text":        {`{"paneId":"%0","text":"x"}`, `{"paneId":"%0","text":"a\tb\n\n'$x'","enter":true,"force":true}`},
 }
 
 // hostileValues replace, one at a time, each value of a valid example.

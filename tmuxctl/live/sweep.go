@@ -35,6 +35,7 @@ func (h *Hub) sweep(ctx context.Context) {
 			}
 		}
 	}
+	h.sweepBuffers(ctx)
 	entries, err := h.client.Hooks(ctx, "pane-died")
 	if err != nil {
 		return

@@ -1,0 +1,221 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+)
+
+// ShowOption reads one option, or every option, of the server, a session,
+// a window or a pane, with exact values.
+func (h *Handlers) ShowOption(ctx context.Context, in gen.ShowOptionInput) (gen.ShowOptionOutput, error) {
+	t, err := h.optionTarget(ctx, string(in.Scope), in.TargetID, in.Global)
+	if err != nil {
+		return gen.ShowOptionOutput{}, err
+	}
+	var opts []tmuxctl.Option
+	if in.Name != nil {
+		o, ok, err := h.tmux.ShowOption(ctx, t, *in.Name, in.Inherited)
+		if err != nil {
+			return gen.ShowOptionOutput{}, h.explainOption(ctx, err, *in.Name)
+		}
+		if ok {
+			opts = append(opts, o)
+		}
+	} else if opts, err = h.tmux.ShowOptions(ctx, t, in.Inherited); err != nil {
+		return gen.ShowOptionOutput{}, h.explain(ctx, err)
+	}
+	rows := make([]gen.OptionView, len(opts))
+	for i, o := range opts {
+		rows[i] = gen.OptionView{Name: o.Name, Value: o.Value, Inherited: o.Inherited}
+	}
+	return gen.ShowOptionOutput{Scope: string(in.Scope), TargetID: targetOut(t), Global: t.Global, Options: rows}, nil
+}
+
+// SetOption sets or unsets one option, refusing any whose value tmux would
+// run or expand, and reads the value back.
+func (h *Handlers) SetOption(ctx context.Context, in gen.SetOptionInput) (gen.SetOptionOutput, error) {
+	t, err := h.optionTarget(ctx, string(in.Scope), in.TargetID, in.Global)
+	if err != nil {
+		return gen.SetOptionOutput{}, err
+	}
+	if err := h.refuseRunnableOption(ctx, in.Name, in.Value, in.Unset); err != nil {
+		return gen.SetOptionOutput{}, err
+	}
+	if in.Unset {
+		err = h.tmux.UnsetOption(ctx, t, in.Name)
+	} else {
+		if in.Value == nil {
+			return gen.SetOptionOutput{}, fmt.Errorf("value is required unless unset is true")
+		}
+		err = h.tmux.SetOption(ctx, t, in.Name, *in.Value)
+	}
+	if err != nil {
+		return gen.SetOptionOutput{}, h.explainOption(ctx, err, in.Name)
+	}
+	out := gen.SetOptionOutput{Scope: string(in.Scope), TargetID: targetOut(t), Global: t.Global, Name: in.Name, Unset: in.Unset}
+	if o, ok, err := h.tmux.ShowOption(ctx, t, in.Name, false); err == nil && ok {
+		out.Value = &o.Value
+	}
+	return out, nil
+}
+
+// commandOptions are tmux options whose values tmux runs as commands or
+// programs, or that define commands: never set on a caller's behalf.
+var commandOptions = map[string]bool{
+	"default-command": true, "default-shell": true, "copy-command": true, "lock-command": true,
+	"editor": true, "command-alias": true,
+}
+
+// ownOptionPrefix starts the user options in which tmux-mcp records its
+// own changes (tmuxctl.PipeOption, tmuxctl.HoldOption).
+const ownOptionPrefix = "@tmux-mcp-"
+
+// knownHooks are the hooks of tmux 3.2a to 3.7 other than the after-*
+// ones: hooks are options whose values are commands.
+var knownHooks = map[string]bool{
+	"alert-activity": true, "alert-bell": true, "alert-silence": true, "client-active": true,
+	"client-attached": true, "client-detached": true, "client-focus-in": true, "client-focus-out": true,
+	"client-resized": true, "client-session-changed": true, "client-light-theme": true, "client-dark-theme": true,
+	"command-error": true, "pane-died": true, "pane-exited": true, "pane-focus-in": true, "pane-focus-out": true,
+	"pane-mode-changed": true, "pane-set-clipboard": true, "pane-title-changed": true, "session-closed": true,
+	"session-created": true, "session-renamed": true, "session-window-changed": true, "window-layout-changed": true,
+	"window-linked": true, "window-pane-changed": true, "window-renamed": true, "window-resized": true,
+	"window-unlinked": true,
+}
+
+// colourHash is a '#' that starts an RGB colour, the one '#' tmux's own
+// options may hold: it expands to nothing and runs nothing.
+var colourHash = regexp.MustCompile(`#[0-9A-Fa-f]{6}\b`)
+
+// refuseRunnableOption refuses to set a hook, a command-valued option, or a
+// tmux option value that tmux would expand as a format (where #(...) runs
+// a shell command). User options (@name) are plain text to tmux.
+func (h *Handlers) refuseRunnableOption(ctx context.Context, name string, value *string, unset bool) error {
+	if strings.HasPrefix(name, ownOptionPrefix) {
+		return fmt.Errorf("option %s is where tmux-mcp records what it changed in tmux, so it can undo it; it cannot be set or unset through set_option", name)
+	}
+	if strings.HasPrefix(name, "@") {
+		return nil
+	}
+	base, _, _ := strings.Cut(name, "[")
+	if commandOptions[base] {
+		return fmt.Errorf("option %s holds a command tmux runs; tmux-mcp never sets it — choose another option or a user option (@name)", base)
+	}
+	hooks, err := h.tmux.HookNames(ctx)
+	if err != nil {
+		return h.explain(ctx, err)
+	}
+	// Hooks this tmux lists, and those of any version, in case a version
+	// lists only the hooks that are set.
+	if hooks[base] || knownHooks[base] || strings.HasPrefix(base, "after-") {
+		return fmt.Errorf("%s is a hook: its value is a command tmux runs, so tmux-mcp never sets it", base)
+	}
+	if !unset && value != nil && strings.Contains(colourHash.ReplaceAllString(*value, ""), "#") {
+		return fmt.Errorf("value of %s contains '#', which tmux would expand as a format (and #(...) would run a shell command); tmux's own options take '#' only in a colour such as #ff0000 — store free text in a user option (@name) instead", name)
+	}
+	return nil
+}
+
+// optionTarget checks scope, targetId and global against each other and
+// that the target exists.
+func (h *Handlers) optionTarget(ctx context.Context, scope string, target *string, global bool) (tmuxctl.OptionTarget, error) {
+	var t tmuxctl.OptionTarget
+	var prefix, kind string
+	switch scope {
+	case string(gen.ShowOptionInputScopeServer):
+		return tmuxctl.OptionTarget{Scope: tmuxctl.ServerScope}, nil
+	case string(gen.ShowOptionInputScopeSession):
+		t.Scope, prefix, kind = tmuxctl.SessionScope, "$", "session"
+	case string(gen.ShowOptionInputScopeWindow):
+		t.Scope, prefix, kind = tmuxctl.WindowScope, "@", "window"
+	case string(gen.ShowOptionInputScopePane):
+		t.Scope, prefix, kind = tmuxctl.PaneScopeOpt, "%", "pane"
+	default:
+		return t, fmt.Errorf("scope %q: want server, session, window or pane", scope)
+	}
+	if global {
+		if t.Scope == tmuxctl.PaneScopeOpt {
+			return t, fmt.Errorf("panes have no global options of their own: they inherit from the window's; use scope window with global:true")
+		}
+		t.Global = true
+		return t, nil
+	}
+	if target == nil || !strings.HasPrefix(*target, prefix) {
+		return t, fmt.Errorf("scope %s needs targetId, a %s id (%sN), or global:true for the global defaults", scope, kind, prefix)
+	}
+	t.Target = *target
+	var err error
+	switch t.Scope {
+	case tmuxctl.SessionScope:
+		_, err = h.tmux.Session(ctx, tmuxctl.SessionID(*target))
+	case tmuxctl.WindowScope:
+		_, err = h.tmux.Window(ctx, tmuxctl.WindowID(*target))
+	default:
+		_, err = h.tmux.Pane(ctx, tmuxctl.PaneID(*target))
+	}
+	if err != nil {
+		return t, h.explain(ctx, err)
+	}
+	return t, nil
+}
+
+// explainOption words tmux's refusal of an option name.
+func (h *Handlers) explainOption(ctx context.Context, err error, name string) error {
+	var ce *tmuxctl.CommandError
+	if errors.As(err, &ce) && (strings.HasPrefix(ce.Message, "invalid option") || strings.HasPrefix(ce.Message, "unknown option") || strings.HasPrefix(ce.Message, "ambiguous option")) {
+		return fmt.Errorf("option %s: %s (user options start with @; show_option without name lists the options of a scope)", name, ce.Message)
+	}
+	return h.explain(ctx, err)
+}
+
+func targetOut(t tmuxctl.OptionTarget) *string {
+	if t.Global || t.Scope == tmuxctl.ServerScope {
+		return nil
+	}
+	s := t.Target
+	return &s
+}
+
+// ShowHooks lists the hooks set on a session, window or pane, or globally.
+func (h *Handlers) ShowHooks(ctx context.Context, in gen.ShowHooksInput) (gen.ShowHooksOutput, error) {
+	scope := string(gen.ShowHooksInputScopeSession)
+	if in.Scope != nil {
+		scope = string(*in.Scope)
+	}
+	if in.Global && scope == string(gen.ShowHooksInputScopePane) {
+		scope = string(gen.ShowHooksInputScopeWindow) // global pane hooks are the window's
+	}
+	t, err := h.optionTarget(ctx, scope, in.TargetID, in.Global)
+	if err != nil {
+		return gen.ShowHooksOutput{}, err
+	}
+	set, known, err := h.tmux.ShowHooks(ctx, t)
+	if err != nil {
+		return gen.ShowHooksOutput{}, h.explain(ctx, err)
+	}
+	if in.Name != nil && t.Global && !contains(known, *in.Name) {
+		return gen.ShowHooksOutput{}, fmt.Errorf("no hook is named %s; omit name to list the hooks that are set", *in.Name)
+	}
+	hooks := []gen.HookView{}
+	for _, s := range set {
+		if in.Name == nil || s.Name == *in.Name {
+			hooks = append(hooks, gen.HookView{Name: s.Name, Index: s.Index, Command: s.Command})
+		}
+	}
+	return gen.ShowHooksOutput{Scope: scope, TargetID: targetOut(t), Global: t.Global, Hooks: hooks}, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
