@@ -36,12 +36,12 @@ func TestFrameRunsInEachShell(t *testing.T) {
 			if sh.kind == fishShell {
 				command = "echo \"it's\" (math 6 \\* 7); printf 'x\\ty\\n'\ncd /; fish -c 'exit 9'"
 			}
-			f, err := writeFrame(dir, "n0nce", command, sh.kind)
+			f, err := writeFrame(dir, "n0nce", command, commandLabel(command), sh.kind)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if strings.Contains(f.typed, "7777") || strings.Contains(f.typed, "it's") {
-				t.Errorf("typed line %q holds a marker or the command", f.typed)
+			if strings.Contains(f.typed, "7777") || strings.Contains(f.typed, "it's") || strings.Contains(f.typed, "\n") {
+				t.Errorf("typed line %q holds a marker, a quote of the command or a newline", f.typed)
 			}
 			line := strings.TrimSpace(f.typed) + "\necho after $PWD\n"
 			cmd := exec.Command(sh.bin)
@@ -75,7 +75,7 @@ func TestFrameSurvivesShellErrors(t *testing.T) {
 		}
 		for _, command := range []string{"echo ${nosuch:?oops}", "if then fi", "shift 5"} {
 			dir := t.TempDir()
-			f, err := writeFrame(dir, "n0nce", command, sh.kind)
+			f, err := writeFrame(dir, "n0nce", command, commandLabel(command), sh.kind)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -219,6 +219,7 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 		{"start_program", map[string]any{"argv": []string{"sh", "-c", "exit 4"}, "waitMs": 5000}},
 		{"run_program", map[string]any{"argv": []string{"echo", "hi there"}}},
 		{"run_shell_command", map[string]any{"paneId": "%0", "command": "echo framed; false"}},
+		{"wait_for_command", map[string]any{"commandId": "cmd-1", "timeoutMs": 5000}},
 	}
 	covered := map[string]bool{}
 	for _, c := range calls {
