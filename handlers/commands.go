@@ -8,6 +8,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
@@ -37,6 +38,7 @@ type command struct {
 	release func() // ends the command's hold on its stream (idempotent)
 	// Guarded by the book's mu:
 	result   *gen.RunShellCommandOutput // set once the command ended
+	job      int                        // for suspended: the stopped job's process group, 0 if unknown
 	lastCall time.Time
 }
 
@@ -52,21 +54,26 @@ func (b *commandBook) busy(p tmuxctl.PaneID) *command {
 	if c == nil {
 		return nil
 	}
-	if c.result != nil {
-		if c.result.Outcome == gen.RunShellCommandOutputOutcomeSuspended {
-			return c
-		}
-		return nil
+	if c.reserves() {
+		return c
 	}
-	if _, ended := endOf(c); ended {
-		return nil
+	return nil
+}
+
+// reserves reports whether c still keeps its pane: it has not been seen
+// to end, or it was suspended and its stopped job still exists (resumed
+// with fg, it runs in the pane until it ends). Called with the book's mu.
+func (c *command) reserves() bool {
+	if c.result == nil {
+		_, ended := endOf(c)
+		return !ended
 	}
-	return c
+	return c.result.Outcome == gen.RunShellCommandOutputOutcomeSuspended && jobExists(c.job)
 }
 
 func errBusy(c *command) error {
 	if c.result != nil {
-		return fmt.Errorf("pane %s has a job stopped by %s: resume it (send_keys fg) or end it, and pass force:true to type into the pane again", c.pane, c.id)
+		return fmt.Errorf("pane %s has the job %s stopped (suspended): resume it with send_keys fg and wait for it with wait_for_text, or end it (send_keys C-c once resumed); the pane is free once the job has ended, or pass force:true to type into it anyway", c.pane, c.id)
 	}
 	return fmt.Errorf("pane %s is still running %s from run_shell_command; wait for it with wait_for_command, interrupt it with send_keys C-c, or pass force:true to type into it anyway", c.pane, c.id)
 }
@@ -77,15 +84,14 @@ func (b *commandBook) add(c *command, force bool) (*command, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.sweepLocked()
-	if old := b.byPane[c.pane]; old != nil && !force {
-		_, ended := endOf(old)
-		if (old.result == nil && !ended) || (old.result != nil && old.result.Outcome == gen.RunShellCommandOutputOutcomeSuspended) {
-			return old, false
-		}
+	if old := b.byPane[c.pane]; old != nil && !force && old.reserves() {
+		return old, false
 	}
 	if old := b.byPane[c.pane]; old != nil && old.result == nil {
-		old.release() // forced over: the new command holds the stream now
-		old.files.remove()
+		// Forced over: the new command holds the stream now. The old
+		// one's files stay (its runner still reads them) until the hub's
+		// directory goes.
+		old.release()
 	}
 	b.seq++
 	c.id = "cmd-" + strconv.Itoa(b.seq)
@@ -127,12 +133,16 @@ func (b *commandBook) stored(c *command) *gen.RunShellCommandOutput {
 	return c.result
 }
 
-// end records a command's final result; its files go.
-func (b *commandBook) end(c *command, out gen.RunShellCommandOutput) {
+// end records a command's final result, from the marker that ended it;
+// its files go.
+func (b *commandBook) end(c *command, out gen.RunShellCommandOutput, m frame.Marker) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if c.result == nil {
 		c.result = &out
+		if m.Kind == frame.Stop {
+			c.job, _ = strconv.Atoi(m.Detail)
+		}
 	}
 	c.lastCall = b.now()
 	c.files.remove()

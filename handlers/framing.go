@@ -46,7 +46,7 @@ type frameFiles struct {
 	nonce   string
 	command string // file holding the caller's command, verbatim
 	runner  string // file that prints the markers around sourcing command
-	traps   string // where a POSIX runner saves the shell's traps
+	scratch string // where a runner saves the shell's traps, or lists its jobs
 	typed   string // the line typed into the shell
 }
 
@@ -90,12 +90,14 @@ func writeFrame(dir, nonce, command, label string, kind shellKind) (frameFiles, 
 		nonce:   nonce,
 		command: filepath.Join(dir, "cmd-"+nonce),
 		runner:  filepath.Join(dir, "run-"+nonce),
-		traps:   filepath.Join(dir, "trap-"+nonce),
+		scratch: filepath.Join(dir, "tmp-"+nonce),
 	}
 	start := frame.Printf(nonce, frame.Start)
 	end := frame.Printf(nonce, frame.End)
 	abort := frame.Printf(nonce, frame.Abort)
+	stop := frame.Printf(nonce, frame.Stop)
 	q := tmuxctl.ShellQuote(f.command)
+	scratch := tmuxctl.ShellQuote(f.scratch)
 	var runner string
 	switch kind {
 	case fishShell:
@@ -108,36 +110,55 @@ func writeFrame(dir, nonce, command, label string, kind shellKind) (frameFiles, 
 	case zshShell:
 		runner = fmt.Sprintf("printf '%s'\n{ . %s } always {\n__tmux_mcp_status=$?\n"+
 			"if (( TRY_BLOCK_INTERRUPT > 0 )); then\nprintf '%s' \"$__tmux_mcp_status\" ''\nunset __tmux_mcp_status\n"+
+			"elif (( __tmux_mcp_status >= 147 && __tmux_mcp_status <= 150 )); then\n"+
+			"jobs -p %%+ > %s 2>/dev/null\nread -r __tmux_mcp_n __tmux_mcp_c __tmux_mcp_job __tmux_mcp_r < %s\n"+
+			"printf '%s' \"$__tmux_mcp_status\" \"${__tmux_mcp_job//[^0-9]/}\"\n"+
+			"unset __tmux_mcp_n __tmux_mcp_c __tmux_mcp_job __tmux_mcp_r\nTRY_BLOCK_ERROR=0\n"+
 			"else\nprintf '%s' \"$__tmux_mcp_status\"\nTRY_BLOCK_ERROR=0\nfi\n}\n"+
-			"eval \"unset __tmux_mcp_status; return $__tmux_mcp_status\"\n", start, q, abort, end)
+			"eval \"unset __tmux_mcp_status; return $__tmux_mcp_status\"\n", start, q, abort, scratch, scratch, stop, end)
 		// zsh reads # as a comment on the command line only with
 		// INTERACTIVE_COMMENTS, off by default: the label goes to ":"
 		// instead, before the runner so that $? after it is the command's.
 		f.typed = " : " + zshLabel(label) + "; . " + tmuxctl.ShellQuote(f.runner)
 	default:
-		traps := tmuxctl.ShellQuote(f.traps)
-		runner = bashForget(nonce) + fmt.Sprintf("printf '%s'\n"+
+		runner = bashForget(nonce) + fmt.Sprintf("printf '%[1]s'\n"+
 			"if [ -n \"${BASH_VERSION-}\" ]; then\n"+
 			"__tmux_mcp_pc=${PROMPT_COMMAND-} __tmux_mcp_pcset=${PROMPT_COMMAND+x}\n"+
 			"__tmux_mcp_restore() {\n"+
 			"if [ -n \"$__tmux_mcp_pcset\" ]; then PROMPT_COMMAND=$__tmux_mcp_pc; else unset PROMPT_COMMAND; fi\n"+
 			"unset __tmux_mcp_pc __tmux_mcp_pcset; unset -f __tmux_mcp_restore __tmux_mcp_abort\n}\n"+
 			"__tmux_mcp_abort() {\n"+
-			"local s=$?\nprintf '%s' \"$s\" ''\n__tmux_mcp_restore\n"+
+			"local s=$?\nprintf '%[2]s' \"$s\" ''\n__tmux_mcp_restore\n"+
 			"if [ -n \"${PROMPT_COMMAND-}\" ]; then (exit \"$s\"); eval \"$PROMPT_COMMAND\"; fi\nreturn \"$s\"\n}\n"+
 			"PROMPT_COMMAND=__tmux_mcp_abort\n"+
 			"else\n"+
+			// ksh93 makes a program stopped by C-z inside a sourced file
+			// a stopped job of its own and goes on with $? 0: the runner
+			// tells it by the current job changing to a stopped one.
+			"if [ -n \"${KSH_VERSION-}\" ]; then jobs -l %%+ > %[3]s 2>/dev/null; __tmux_mcp_before=; read -r __tmux_mcp_before < %[3]s; fi\n"+
 			// dash does not show the shell's traps to $(trap): they go
 			// through a file.
-			"__tmux_mcp_traps=%s\ntrap > \"$__tmux_mcp_traps\"\n"+
-			"trap '__tmux_mcp_status=$?; trap - INT; . \"$__tmux_mcp_traps\"; unset __tmux_mcp_traps; "+
-			"printf \"%s\" \"$__tmux_mcp_status\" INT; unset __tmux_mcp_status; kill -INT $$' INT\n"+
+			"trap > %[3]s\n"+
+			"trap '__tmux_mcp_status=$?; trap - INT; . %[4]s; "+
+			"printf \"%[2]s\" \"$__tmux_mcp_status\" INT; unset __tmux_mcp_status __tmux_mcp_before; kill -INT $$' INT\n"+
 			"fi\n"+
-			"command . %s\n__tmux_mcp_status=$?\n"+
-			"if [ -n \"${BASH_VERSION-}\" ]; then __tmux_mcp_restore; else trap - INT; . \"$__tmux_mcp_traps\"; unset __tmux_mcp_traps; fi\n"+
-			"printf '%s' \"$__tmux_mcp_status\"\n"+
+			"command . %[5]s\n__tmux_mcp_status=$?\n"+
+			"if [ -n \"${BASH_VERSION-}\" ]; then __tmux_mcp_restore; else trap - INT; . %[3]s; fi\n"+
+			// A program stopped by C-z or a signal (128+SIGSTOP, SIGTSTP,
+			// SIGTTIN or SIGTTOU) is left as a job: the newest job's process group goes in
+			// the marker, so the pane stays reserved while it lives.
+			"case $__tmux_mcp_status in 147|148|149|150) __tmux_mcp_stop=1;; *) __tmux_mcp_stop=;; esac\n"+
+			"if [ -z \"$__tmux_mcp_stop\" ] && [ -n \"${KSH_VERSION-}\" ]; then\n"+
+			"jobs -l %%+ > %[3]s 2>/dev/null; __tmux_mcp_l=; read -r __tmux_mcp_l < %[3]s\n"+
+			"case $__tmux_mcp_l in *Stopped*) [ \"$__tmux_mcp_l\" != \"$__tmux_mcp_before\" ] && __tmux_mcp_stop=1;; esac\nfi\n"+
+			"if [ -n \"$__tmux_mcp_stop\" ]; then\n"+
+			"jobs -p > %[3]s 2>/dev/null; __tmux_mcp_job=\n"+
+			"while read -r __tmux_mcp_l; do __tmux_mcp_job=$__tmux_mcp_l; done < %[3]s\n"+
+			"printf '%[6]s' \"$__tmux_mcp_status\" \"$__tmux_mcp_job\"\n"+
+			"else\nprintf '%[7]s' \"$__tmux_mcp_status\"\nfi\n"+
+			"unset __tmux_mcp_stop __tmux_mcp_job __tmux_mcp_l __tmux_mcp_before\n"+
 			"eval \"unset __tmux_mcp_status; return $__tmux_mcp_status\"\n",
-			start, abort, traps, abort, q, end)
+			start, abort, scratch, shellQuoteInSingle(scratch), q, stop, end)
 		// A leading space keeps the line out of bash and zsh history when
 		// they ignore space-prefixed lines.
 		f.typed = " . " + tmuxctl.ShellQuote(f.runner) + comment(label)
@@ -157,6 +178,12 @@ func writeFrame(dir, nonce, command, label string, kind shellKind) (frameFiles, 
 
 // labelWidth is how much of a command's first line the typed line shows.
 const labelWidth = 60
+
+// shellQuoteInSingle makes a single-quoted word usable inside another
+// single-quoted string (the trap's action): each quote becomes '\”.
+func shellQuoteInSingle(quoted string) string {
+	return strings.ReplaceAll(quoted, "'", `'\''`)
+}
 
 // commandLabel is what the typed line shows of a command: its first
 // non-blank line, cut at labelWidth characters, reduced to characters
@@ -224,5 +251,5 @@ func bashForget(nonce string) string {
 func (f frameFiles) remove() {
 	os.Remove(f.command)
 	os.Remove(f.runner)
-	os.Remove(f.traps)
+	os.Remove(f.scratch)
 }

@@ -108,12 +108,15 @@ func recut(out gen.RunShellCommandOutput, maxLines, maxBytes int) gen.RunShellCo
 }
 
 // endOf returns the marker that ended command c, if the stream has seen
-// one: End, or Abort when the shell abandoned it.
+// one: End; Abort when the shell abandoned it; Stop when its program was
+// stopped and left as a job.
 func endOf(c *command) (frame.Marker, bool) {
-	if m, ok := c.stream.FindMarker(c.files.nonce, frame.End); ok {
-		return m, true
+	for _, k := range []frame.Kind{frame.End, frame.Abort, frame.Stop} {
+		if m, ok := c.stream.FindMarker(c.files.nonce, k); ok {
+			return m, true
+		}
 	}
-	return c.stream.FindMarker(c.files.nonce, frame.Abort)
+	return frame.Marker{}, false
 }
 
 // followCommand waits up to timeout for command c to end and reports
@@ -193,22 +196,23 @@ func (h *Handlers) followCommand(ctx context.Context, c *command, timeout time.D
 		out.Cursor = &cursor
 	}
 	if ended {
-		h.commands.end(c, out)
+		h.commands.end(c, out, m)
 		out = recut(out, h.limits.lines(maxLines), h.limits.MaxBytes)
 	}
 	return out
 }
 
-// The statuses a shell reports for a program stopped by SIGTSTP, SIGTTIN
-// or SIGTTOU (128 + the signal), which the shell then leaves as a job.
-var stopStatuses = map[int]bool{128 + 20: true, 128 + 21: true, 128 + 22: true}
+// The statuses a shell reports for a program stopped by SIGSTOP, SIGTSTP,
+// SIGTTIN or SIGTTOU (128 + the signal), which the shell then leaves as a
+// job. The runners report those as Stop markers.
+var stopStatuses = map[int]bool{128 + 19: true, 128 + 20: true, 128 + 21: true, 128 + 22: true}
 
 // outcomeOf reads the marker that ended a command.
 func outcomeOf(m frame.Marker) gen.RunShellCommandOutputOutcome {
 	switch {
 	case m.Kind == frame.Abort:
 		return gen.RunShellCommandOutputOutcomeInterrupted
-	case stopStatuses[m.Status]:
+	case m.Kind == frame.Stop, stopStatuses[m.Status]:
 		return gen.RunShellCommandOutputOutcomeSuspended
 	case signalOf(m) != "":
 		return gen.RunShellCommandOutputOutcomeInterrupted

@@ -9,6 +9,8 @@
 // screen and in the text while the stream still knows where it stood:
 //
 //	ESC ] 7777 ; tmux-mcp ; <nonce> ; <kind> [; <status> [; <detail>]] BEL
+//
+// Every field is printable ASCII without ";" (a detail may be empty).
 package frame
 
 import (
@@ -34,30 +36,37 @@ const (
 	// is what the shell reported, detail the signal's name when the
 	// runner knows it.
 	Abort Kind = "abort"
+	// Stop: a framed command returned to its runner because its program
+	// was stopped (C-z); status is its $?, detail the stopped job's
+	// process group id, or "" when the shell did not say.
+	Stop Kind = "stop"
 	// Exit: an acked program ended; status is its exit status.
 	Exit Kind = "exit"
 )
 
 // hasStatus reports whether markers of kind k carry a status.
-func (k Kind) hasStatus() bool { return k == End || k == Abort || k == Exit }
+func (k Kind) hasStatus() bool { return k == End || k == Abort || k == Stop || k == Exit }
+
+// hasDetail reports whether markers of kind k carry a detail after the status.
+func (k Kind) hasDetail() bool { return k == Abort || k == Stop }
 
 // A Marker is one marker found in pane output.
 type Marker struct {
 	Nonce  string
 	Kind   Kind
 	Status int    // for End, Abort and Exit
-	Detail string // for Abort: a signal name such as "INT", or ""
+	Detail string // for Abort: a signal name such as "INT"; for Stop: a process group id; or ""
 	Offset int64  // stream offset where it stood: text before it ends here
 }
 
 // Printf returns a printf format (for the printf utility or builtin of any
 // shell) that writes the marker of kind for nonce. For kinds with a
-// status, the format takes the status as one %d argument; for Abort, a
-// second %s argument with the detail.
+// status, the format takes the status as one %d argument; for Abort and
+// Stop, a second %s argument with the detail.
 func Printf(nonce string, kind Kind) string {
 	f := `\033]7777;tmux-mcp;` + nonce + `;` + string(kind)
 	switch {
-	case kind == Abort:
+	case kind.hasDetail():
 		f += `;%d;%s`
 	case kind.hasStatus():
 		f += `;%d`
@@ -75,9 +84,9 @@ func Parse(body string) (Marker, bool) {
 	switch m.Kind {
 	case Start:
 		return m, len(f) == 2
-	case End, Exit, Abort:
+	case End, Exit, Abort, Stop:
 		want := 3
-		if m.Kind == Abort {
+		if m.Kind.hasDetail() {
 			want = 4
 		}
 		if len(f) != want {
@@ -88,7 +97,7 @@ func Parse(body string) (Marker, bool) {
 			return Marker{}, false
 		}
 		m.Status = n
-		if m.Kind == Abort {
+		if m.Kind.hasDetail() {
 			m.Detail = f[3]
 		}
 		return m, true
