@@ -2,6 +2,10 @@ package handlers
 
 import (
 	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -16,4 +20,21 @@ func jobExists(pgid int) bool {
 	}
 	err := syscall.Kill(-pgid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// processName returns the command name of process pid ("" if unknown):
+// the pane's own process, which in a shell pane is the shell even while
+// it runs something else (its rc file, say) in the foreground.
+func processName(pid int) string {
+	if pid <= 0 {
+		return ""
+	}
+	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm"); err == nil {
+		return strings.TrimSpace(string(b))
+	}
+	out, err := exec.Command("ps", "-o", "comm=", "-p", strconv.Itoa(pid)).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -34,12 +34,22 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	if c := h.commands.busy(id); c != nil && !in.Force {
 		return gen.RunShellCommandOutput{}, errBusy(c)
 	}
-	kind := shellOf(p.Command)
-	if kind == notShell && !in.Force {
-		return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is running %q, not a shell at its prompt; typing a command there would go to that program. Wait for it with wait_for_exit, or pass force:true if %q is a shell", id, p.Command, p.Command)
-	}
+	kind, shell := shellOf(p.Command), p.Command
 	if kind == notShell {
+		// The pane's own process may be a shell that is busy, or still
+		// starting (its rc file runs a program): forced, the command is
+		// typed ahead, in that shell's syntax, and runs when it reads it.
+		own := processName(p.PID)
+		if !in.Force {
+			if shellOf(own) != notShell {
+				return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is running %q in its shell (%s), which is busy or still starting; typing a command there would go to that program. Wait for it, or pass force:true to type the command ahead: it runs when the shell reads it (state not_started until then)", id, p.Command, own)
+			}
+			return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is running %q, not a shell at its prompt; typing a command there would go to that program. Wait for it with wait_for_exit, or pass force:true if %q is a shell", id, p.Command, p.Command)
+		}
 		kind = posixShell
+		if k := shellOf(own); k != notShell {
+			kind, shell = k, own
+		}
 	}
 	timeout := h.limits.clampMs(float64(in.TimeoutMs)) // the schema's default applies when omitted
 	s, err := h.hub.Watch(ctx, id)
@@ -53,7 +63,7 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	}
 	// The command holds the stream until it is seen to end, so that
 	// wait_for_command finds it however long it runs.
-	c := &command{pane: id, shell: p.Command, files: f, stream: s, typedAt: s.End(), release: sync.OnceFunc(s.Hold())}
+	c := &command{pane: id, shell: shell, files: f, stream: s, typedAt: s.End(), release: sync.OnceFunc(s.Hold())}
 	if old, ok := h.commands.add(c, in.Force); !ok {
 		f.remove()
 		return gen.RunShellCommandOutput{}, errBusy(old)
