@@ -28,30 +28,6 @@ func TestMarkersInStream(t *testing.T) {
 	}
 }
 
-func TestMarkerScannerRejectsJunk(t *testing.T) {
-	var m frame.Scanner
-	for _, junk := range []string{frame.Prefix + "x\a", frame.Prefix + "n;end;abc\a", frame.Prefix + "n;end\a"} {
-		if got := m.Scan([]byte(junk)); len(got) != 0 {
-			t.Errorf("%q gave markers %+v", junk, got)
-		}
-	}
-}
-
-func FuzzMarkerScanner(f *testing.F) {
-	f.Add([]byte(frame.Prefix+"a;start\a"), 3)
-	f.Fuzz(func(t *testing.T, data []byte, cut int) {
-		if cut < 0 || cut > len(data) {
-			return
-		}
-		var whole, split frame.Scanner
-		a := whole.Scan(data)
-		b := append(split.Scan(data[:cut]), split.Scan(data[cut:])...)
-		if len(a) != len(b) {
-			t.Fatalf("whole found %d markers, split at %d found %d", len(a), cut, len(b))
-		}
-	})
-}
-
 // TestReadAfterOverrunStartsOnACharacter: when the ring has overrun a
 // reader, the text it gets starts on a character, and the bytes skipped to
 // get there count as missed.
