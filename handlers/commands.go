@@ -14,8 +14,8 @@ import (
 
 // A commandBook keeps every command run_shell_command typed, by id, and
 // which pane each one reserves: a pane is reserved from the moment its
-// command is typed until the command is seen to end (or, for a stopped
-// job, until force). Ended commands keep their result for the hub's exit
+// command is typed until the command is seen to end (a command stopped by
+// C-z: until its job is gone), or until a command is forced in. Ended commands keep their result for the hub's exit
 // grace after their last call, so wait_for_command can still answer.
 type commandBook struct {
 	mu     sync.Mutex
@@ -66,7 +66,10 @@ func (b *commandBook) busy(p tmuxctl.PaneID) *command {
 func (c *command) reserves() bool {
 	if c.result == nil {
 		_, ended := endOf(c)
-		return !ended
+		dead, failure := c.stream.State()
+		// A lost stream can no longer tell: the pane is let go, as a
+		// wait on it answers cancelled.
+		return !ended && !dead && failure == ""
 	}
 	return c.result.Outcome == gen.RunShellCommandOutputOutcomeSuspended && jobExists(c.job)
 }

@@ -66,6 +66,7 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	c := &command{pane: id, shell: shell, files: f, stream: s, typedAt: s.End(), release: sync.OnceFunc(s.Hold())}
 	if old, ok := h.commands.add(c, in.Force); !ok {
 		f.remove()
+		c.release()
 		return gen.RunShellCommandOutput{}, errBusy(old)
 	}
 	h.echo.typed(string(id), p.PID, f.typed, true, true)
