@@ -187,10 +187,11 @@ func shellQuoteInSingle(quoted string) string {
 
 // commandLabel is what the typed line shows of a command: its first
 // non-blank line, cut at labelWidth characters, reduced to characters
-// that are inert after a shell's "#" and inside zsh's single quotes.
-// Control characters and bytes that are not UTF-8 become spaces; "!"
-// (bash expands history even in comments) and "'" become look-alikes
-// that no shell reads.
+// that are inert after a shell's "#" and inside zsh's single quotes, all
+// ASCII where it replaces (a shell in the C locale shows other characters
+// as garbage). Control characters, format characters and bytes that are
+// not UTF-8 become spaces; "!" (bash expands history even in comments)
+// becomes ".", "'" becomes '"' and a backslash "/".
 func commandLabel(command string) string {
 	var line string
 	for _, l := range strings.FieldsFunc(command, func(r rune) bool { return r == '\n' || r == '\r' }) {
@@ -209,14 +210,14 @@ func commandLabel(command string) string {
 			unicode.Is(unicode.Cf, r):
 			r = ' '
 		case r == '!':
-			r = 'ǃ' // U+01C3
+			r = '.'
 		case r == '\'':
-			r = '’'
+			r = '"'
 		case r == '\\':
-			r = '∖'
+			r = '/'
 		}
 		if n == labelWidth {
-			b.WriteString("…")
+			b.WriteString("...")
 			break
 		}
 		b.WriteRune(r)

@@ -101,10 +101,10 @@ func TestCommandLabel(t *testing.T) {
 	for in, want := range map[string]string{
 		"make test":                      "make test",
 		"\n\n  cd /src && make\nrm -f x": "cd /src && make",
-		"echo 'hi' !! \\n":               "echo ’hi’ ǃǃ ∖n",
+		"echo 'hi' !! \\n":               "echo \"hi\" .. /n",
 		"a\tb\x1b[31mc\x00d":             "a b [31mc d",
 		"bad \xff\xfe utf8":              "bad utf8",
-		long:                             strings.Repeat("x", 60) + "…",
+		long:                             strings.Repeat("x", 60) + "...",
 		"   ":                            "",
 		"a\u2028b\u202ec":                "a b c",
 	} {
