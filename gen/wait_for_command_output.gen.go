@@ -37,8 +37,8 @@ type WaitForCommandOutput struct {
 	// completed: the command finished (see exitStatus). interrupted: an interrupt
 	// (C-c) made the shell abandon it, or its last program died of a signal
 	// (exitStatus as the shell reports it, e.g. 130; signal names it). suspended: its
-	// program was stopped (C-z) and the shell went on; the pane stays reserved until
-	// you resume it (send_keys fg) or end it, then pass force:true. timed_out /
+	// program was stopped (C-z) and left as a job; the pane stays reserved while that
+	// job exists (resumed with fg, until it ends), or until force. timed_out /
 	// cancelled: it has not ended (stillRunning; state says whether it started): call
 	// wait_for_command with commandId. pane_died: the shell exited (e.g. the command
 	// ran exit).
