@@ -9,6 +9,10 @@ import "regexp"
 
 // Result of run_shell_command.
 type RunShellCommandOutput struct {
+	// Names this command for wait_for_command, for as long as this server runs (a
+	// result is kept for the server's exit grace after its last call).
+	CommandID string `json:"commandId"`
+
 	// Stream position after the returned output, to continue with capture_since or
 	// wait_for_text.
 	Cursor RunShellCommandOutputCursor `json:"cursor"`
@@ -19,7 +23,8 @@ type RunShellCommandOutput struct {
 	// The timeout applied after clamping.
 	EffectiveTimeoutMs int `json:"effectiveTimeoutMs"`
 
-	// The command's exit status when completed; otherwise null.
+	// The command's exit status when completed, interrupted or suspended, as the
+	// shell reports it; otherwise null.
 	ExitStatus RunShellCommandOutputExitStatus `json:"exitStatus"`
 
 	// Output lost before it could be read: it scrolled out of the server's buffer, or
@@ -29,9 +34,14 @@ type RunShellCommandOutput struct {
 	// Bytes dropped from the front by maxLines or the byte ceiling.
 	OmittedBytes int `json:"omittedBytes"`
 
-	// completed: the command finished (see exitStatus). timed_out / cancelled: it is
-	// still running (stillRunning); follow it with capture_since from cursor or
-	// wait_for_text. pane_died: the shell exited (e.g. the command ran exit).
+	// completed: the command finished (see exitStatus). interrupted: an interrupt
+	// (C-c) made the shell abandon it, or its last program died of a signal
+	// (exitStatus as the shell reports it, e.g. 130; signal names it). suspended: its
+	// program was stopped (C-z) and left as a job; the pane stays reserved while that
+	// job exists (resumed with fg, until it ends), or until force. timed_out /
+	// cancelled: it has not ended (stillRunning; state says whether it started): call
+	// wait_for_command with commandId. pane_died: the shell exited (e.g. the command
+	// ran exit).
 	Outcome RunShellCommandOutputOutcome `json:"outcome"`
 
 	// What the program printed (terminal escapes removed), newest kept within
@@ -51,6 +61,14 @@ type RunShellCommandOutput struct {
 	// The shell the command ran in, as tmux reports the pane's program.
 	Shell string `json:"shell"`
 
+	// For interrupted: the signal's name, e.g. "SIGINT", when known; otherwise null.
+	Signal RunShellCommandOutputSignal `json:"signal"`
+
+	// not_started: typed, but the shell has not begun it (still starting, or busy
+	// with something else); it runs when the shell reads it. running: begun, not
+	// ended. ended: see outcome.
+	State RunShellCommandOutputState `json:"state"`
+
 	// Whether the command is still running; the pane stays reserved until it ends.
 	StillRunning bool `json:"stillRunning"`
 }
@@ -59,18 +77,23 @@ type RunShellCommandOutput struct {
 // wait_for_text.
 type RunShellCommandOutputCursor *string
 
-// The command's exit status when completed; otherwise null.
+// The command's exit status when completed, interrupted or suspended, as the shell
+// reports it; otherwise null.
 type RunShellCommandOutputExitStatus *int
 
 type RunShellCommandOutputOutcome string
 
 const RunShellCommandOutputOutcomeCancelled RunShellCommandOutputOutcome = "cancelled"
 const RunShellCommandOutputOutcomeCompleted RunShellCommandOutputOutcome = "completed"
+const RunShellCommandOutputOutcomeInterrupted RunShellCommandOutputOutcome = "interrupted"
 const RunShellCommandOutputOutcomePaneDied RunShellCommandOutputOutcome = "pane_died"
+const RunShellCommandOutputOutcomeSuspended RunShellCommandOutputOutcome = "suspended"
 const RunShellCommandOutputOutcomeTimedOut RunShellCommandOutputOutcome = "timed_out"
 
 var enumValues_RunShellCommandOutputOutcome = []interface{}{
 	"completed",
+	"interrupted",
+	"suspended",
 	"timed_out",
 	"pane_died",
 	"cancelled",
@@ -96,11 +119,49 @@ func (j *RunShellCommandOutputOutcome) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
+// For interrupted: the signal's name, e.g. "SIGINT", when known; otherwise null.
+type RunShellCommandOutputSignal *string
+
+type RunShellCommandOutputState string
+
+const RunShellCommandOutputStateEnded RunShellCommandOutputState = "ended"
+const RunShellCommandOutputStateNotStarted RunShellCommandOutputState = "not_started"
+const RunShellCommandOutputStateRunning RunShellCommandOutputState = "running"
+
+var enumValues_RunShellCommandOutputState = []interface{}{
+	"not_started",
+	"running",
+	"ended",
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (j *RunShellCommandOutputState) UnmarshalJSON(value []byte) error {
+	var v string
+	if err := json.Unmarshal(value, &v); err != nil {
+		return err
+	}
+	var ok bool
+	for _, expected := range enumValues_RunShellCommandOutputState {
+		if reflect.DeepEqual(v, expected) {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return fmt.Errorf("invalid value (expected one of %#v): %#v", enumValues_RunShellCommandOutputState, v)
+	}
+	*j = RunShellCommandOutputState(v)
+	return nil
+}
+
 // UnmarshalJSON implements json.Unmarshaler.
 func (j *RunShellCommandOutput) UnmarshalJSON(value []byte) error {
 	var raw map[string]interface{}
 	if err := json.Unmarshal(value, &raw); err != nil {
 		return err
+	}
+	if _, ok := raw["commandId"]; raw != nil && !ok {
+		return fmt.Errorf("field commandId in RunShellCommandOutput: required")
 	}
 	if _, ok := raw["cursor"]; raw != nil && !ok {
 		return fmt.Errorf("field cursor in RunShellCommandOutput: required")
@@ -138,6 +199,12 @@ func (j *RunShellCommandOutput) UnmarshalJSON(value []byte) error {
 	if _, ok := raw["shell"]; raw != nil && !ok {
 		return fmt.Errorf("field shell in RunShellCommandOutput: required")
 	}
+	if _, ok := raw["signal"]; raw != nil && !ok {
+		return fmt.Errorf("field signal in RunShellCommandOutput: required")
+	}
+	if _, ok := raw["state"]; raw != nil && !ok {
+		return fmt.Errorf("field state in RunShellCommandOutput: required")
+	}
 	if _, ok := raw["stillRunning"]; raw != nil && !ok {
 		return fmt.Errorf("field stillRunning in RunShellCommandOutput: required")
 	}
@@ -145,6 +212,9 @@ func (j *RunShellCommandOutput) UnmarshalJSON(value []byte) error {
 	var plain Plain
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
+	}
+	if matched, _ := regexp.MatchString(`^cmd-[1-9][0-9]*$`, string(plain.CommandID)); !matched {
+		return fmt.Errorf("field %s pattern match: must match %s", "CommandID", `^cmd-[1-9][0-9]*$`)
 	}
 	if 9007199254740991 < plain.DroppedLines {
 		return fmt.Errorf("field %s: must be <= %v", "droppedLines", 9007199254740991)

@@ -36,12 +36,12 @@ func TestFrameRunsInEachShell(t *testing.T) {
 			if sh.kind == fishShell {
 				command = "echo \"it's\" (math 6 \\* 7); printf 'x\\ty\\n'\ncd /; fish -c 'exit 9'"
 			}
-			f, err := writeFrame(dir, "n0nce", command, sh.kind)
+			f, err := writeFrame(dir, "n0nce", command, commandLabel(command), sh.kind)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if strings.Contains(f.typed, "7777") || strings.Contains(f.typed, "it's") {
-				t.Errorf("typed line %q holds a marker or the command", f.typed)
+			if strings.Contains(f.typed, "7777") || strings.Contains(f.typed, "it's") || strings.Contains(f.typed, "\n") {
+				t.Errorf("typed line %q holds a marker, a quote of the command or a newline", f.typed)
 			}
 			line := strings.TrimSpace(f.typed) + "\necho after $PWD\n"
 			cmd := exec.Command(sh.bin)
@@ -75,7 +75,7 @@ func TestFrameSurvivesShellErrors(t *testing.T) {
 		}
 		for _, command := range []string{"echo ${nosuch:?oops}", "if then fi", "shift 5"} {
 			dir := t.TempDir()
-			f, err := writeFrame(dir, "n0nce", command, sh.kind)
+			f, err := writeFrame(dir, "n0nce", command, commandLabel(command), sh.kind)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,6 +90,67 @@ func TestFrameSurvivesShellErrors(t *testing.T) {
 			if !strings.Contains(string(out), "\x1b]7777;tmux-mcp;n0nce;end;") || !strings.Contains(string(out), "after") {
 				t.Errorf("%s, %q: no end marker, or the shell gave up:\n%q", sh.bin, command, out)
 			}
+		}
+	}
+}
+
+// TestCommandLabel: the typed line's label is the first non-blank line,
+// cut at 60 characters, with nothing a shell would act on.
+func TestCommandLabel(t *testing.T) {
+	long := strings.Repeat("x", 70)
+	for in, want := range map[string]string{
+		"make test":                      "make test",
+		"\n\n  cd /src && make\nrm -f x": "cd /src && make",
+		"echo 'hi' !! \\n":               "echo \"hi\" .. /n",
+		"a\tb\x1b[31mc\x00d":             "a b [31mc d",
+		"bad \xff\xfe utf8":              "bad utf8",
+		long:                             strings.Repeat("x", 60) + "...",
+		"   ":                            "",
+		"a\u2028b\u202ec":                "a b c",
+	} {
+		got := commandLabel(in)
+		if got != want {
+			t.Errorf("commandLabel(%q) = %q, want %q", in, got, want)
+		}
+		if strings.ContainsAny(got, "\n\r'!\\\x00\x1b") {
+			t.Errorf("commandLabel(%q) = %q holds a character a shell would act on", in, got)
+		}
+	}
+}
+
+// TestFrameReportsASignalledProgram: a program that dies of a signal ends
+// the frame with the status the shell gives the sourced file: 128+n, and
+// in ksh93 n alone (its `.` keeps the low 8 bits of 256+n). Interrupts
+// need job control, hence a terminal: the goldens
+// run_shell_command-interrupt, -suspend and wait_for_command-interrupted
+// cover them.
+func TestFrameReportsASignalledProgram(t *testing.T) {
+	for _, sh := range []struct {
+		bin  string
+		kind shellKind
+	}{{"dash", posixShell}, {"bash", posixShell}, {"zsh", zshShell}, {"ksh", posixShell}, {"fish", fishShell}} {
+		if _, err := exec.LookPath(sh.bin); err != nil {
+			continue
+		}
+		dir := t.TempDir()
+		f, err := writeFrame(dir, "n0nce", "sh -c 'kill -TERM $$'", "", sh.kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := []string{}
+		if sh.kind == fishShell {
+			args = []string{"--no-config"}
+		}
+		cmd := exec.Command(sh.bin, args...)
+		cmd.Stdin = strings.NewReader(strings.TrimSpace(f.typed) + "\n")
+		cmd.Env = append(os.Environ(), "HOME="+dir)
+		out, _ := cmd.CombinedOutput()
+		want := "\x1b]7777;tmux-mcp;n0nce;end;143\a"
+		if sh.bin == "ksh" {
+			want = "\x1b]7777;tmux-mcp;n0nce;end;15\a"
+		}
+		if !strings.Contains(string(out), want) {
+			t.Errorf("%s: no end marker %q:\n%q", sh.bin, want, out)
 		}
 	}
 }

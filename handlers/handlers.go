@@ -20,12 +20,12 @@ var DefaultLimits = Limits{WaitCeiling: 50 * time.Second, MaxLines: 200, MaxByte
 
 // Handlers serves every tool against one tmux server.
 type Handlers struct {
-	tmux   *tmuxctl.Client
-	hub    *live.Hub         // pane output streams
-	exits  *live.ExitTracker // panes held for their exit status
-	echo   *echoBook         // what this server typed, for waits to discount
-	frames *frameBook        // run_shell_command's commands in flight
-	limits Limits
+	tmux     *tmuxctl.Client
+	hub      *live.Hub         // pane output streams
+	exits    *live.ExitTracker // panes held for their exit status
+	echo     *echoBook         // what this server typed, for waits to discount
+	commands *commandBook      // run_shell_command's commands, for wait_for_command
+	limits   Limits
 	// readTools are the tools call_read_tools_batch may call.
 	readTools map[string]ReadTool
 	// shutdown ends when the server is stopping: waits end as cancelled.
@@ -35,7 +35,7 @@ type Handlers struct {
 // New returns Handlers that talk to tmux through client and read pane
 // output through hub. Waits in flight end early when shutdown is done.
 func New(shutdown context.Context, client *tmuxctl.Client, hub *live.Hub, limits Limits) *Handlers {
-	return &Handlers{tmux: client, hub: hub, exits: hub.Exits(), echo: newEchoBook(), frames: newFrameBook(hub.Dir()), limits: limits, shutdown: shutdown}
+	return &Handlers{tmux: client, hub: hub, exits: hub.Exits(), echo: newEchoBook(), commands: newCommandBook(hub.Dir(), hub.ExitGrace()), limits: limits, shutdown: shutdown}
 }
 
 // lines returns the line limit for a request that asked for max (nil: the

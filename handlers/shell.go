@@ -2,77 +2,15 @@ package handlers
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
 )
-
-// A frameBook keeps the framed commands in flight, one per pane at most,
-// and the private directory their files live in (the hub's, which the hub
-// removes when it closes).
-type frameBook struct {
-	mu      sync.Mutex
-	dir     string
-	running map[tmuxctl.PaneID]running
-}
-
-// running is a framed command that has not been seen to end.
-type running struct {
-	frame  frame
-	stream *live.Stream
-}
-
-func newFrameBook(dir string) *frameBook {
-	return &frameBook{dir: dir, running: map[tmuxctl.PaneID]running{}}
-}
-
-// busy reports whether a framed command still runs in pane p.
-func (b *frameBook) busy(p tmuxctl.PaneID) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, ok := b.running[p]
-	return ok && r.active()
-}
-
-// active reports whether the command has not been seen to end.
-func (r running) active() bool {
-	_, ended := r.stream.FindMarker(r.frame.nonce, "end")
-	dead, failure := r.stream.State()
-	return !ended && !dead && failure == ""
-}
-
-func errBusy(p tmuxctl.PaneID) error {
-	return fmt.Errorf("pane %s is still running an earlier command from run_shell_command; follow it with capture_since or wait_for_text, or pass force:true to type into it anyway", p)
-}
-
-// claim reserves pane p for frame f, unless a framed command still runs
-// there (one whose end marker has not arrived) and force is not set.
-func (b *frameBook) claim(p tmuxctl.PaneID, r running, force bool) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if old, ok := b.running[p]; ok {
-		if old.active() && !force {
-			return false
-		}
-		old.frame.remove()
-	}
-	b.running[p] = r
-	return true
-}
-
-// finish forgets a command that ended.
-func (b *frameBook) finish(p tmuxctl.PaneID, f frame) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if r, ok := b.running[p]; ok && r.frame.nonce == f.nonce {
-		delete(b.running, p)
-	}
-	f.remove()
-}
 
 // RunShellCommand runs a command line in the shell of a pane and returns
 // its exit status and exactly what it printed. The command goes into a
@@ -93,34 +31,44 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	case p.InMode && !in.Force:
 		return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is in copy mode (or another tmux mode); pass force:true to leave it and run anyway", id)
 	}
-	if h.frames.busy(id) && !in.Force {
-		return gen.RunShellCommandOutput{}, errBusy(id)
+	if c := h.commands.busy(id); c != nil && !in.Force {
+		return gen.RunShellCommandOutput{}, errBusy(c)
 	}
-	kind := shellOf(p.Command)
-	if kind == notShell && !in.Force {
-		return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is running %q, not a shell at its prompt; typing a command there would go to that program. Wait for it with wait_for_exit, or pass force:true if %q is a shell", id, p.Command, p.Command)
-	}
+	kind, shell := shellOf(p.Command), p.Command
 	if kind == notShell {
+		// The pane's own process may be a shell that is busy, or still
+		// starting (its rc file runs a program): forced, the command is
+		// typed ahead, in that shell's syntax, and runs when it reads it.
+		own := processName(p.PID)
+		if !in.Force {
+			if shellOf(own) != notShell {
+				return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is running %q in its shell (%s), which is busy or still starting; typing a command there would go to that program. Wait for it, or pass force:true to type the command ahead: it runs when the shell reads it (state not_started until then)", id, p.Command, own)
+			}
+			return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is running %q, not a shell at its prompt; typing a command there would go to that program. Wait for it with wait_for_exit, or pass force:true if %q is a shell", id, p.Command, p.Command)
+		}
 		kind = posixShell
+		if k := shellOf(own); k != notShell {
+			kind, shell = k, own
+		}
 	}
 	timeout := h.limits.clampMs(float64(in.TimeoutMs)) // the schema's default applies when omitted
 	s, err := h.hub.Watch(ctx, id)
 	if err != nil {
 		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
 	}
-	release := s.Hold()
-	defer release()
 
-	dir := h.frames.dir
-	f, err := writeFrame(dir, tmuxctl.Nonce(12), in.Command, kind)
+	f, err := writeFrame(h.commands.dir, tmuxctl.Nonce(12), in.Command, commandLabel(in.Command), kind)
 	if err != nil {
 		return gen.RunShellCommandOutput{}, fmt.Errorf("writing the command file: %w", err)
 	}
-	if !h.frames.claim(id, running{frame: f, stream: s}, in.Force) {
+	// The command holds the stream until it is seen to end, so that
+	// wait_for_command finds it however long it runs.
+	c := &command{pane: id, shell: shell, files: f, stream: s, typedAt: s.End(), release: sync.OnceFunc(s.Hold())}
+	if old, ok := h.commands.add(c, in.Force); !ok {
 		f.remove()
-		return gen.RunShellCommandOutput{}, errBusy(id)
+		c.release()
+		return gen.RunShellCommandOutput{}, errBusy(old)
 	}
-	typedAt := s.End()
 	h.echo.typed(string(id), p.PID, f.typed, true, true)
 	// C-u clears anything already on the command line, so the shell reads
 	// exactly the typed line.
@@ -129,91 +77,198 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	// running in a pane this server had given up.
 	err = h.tmux.TypeLine(context.WithoutCancel(ctx), id, f.typed, p.InMode)
 	if err != nil {
-		h.frames.finish(id, f)
+		h.commands.forget(c)
 		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
 	}
+	return h.followCommand(ctx, c, timeout, in.MaxLines), nil
+}
 
+// WaitForCommand waits for a command run_shell_command typed, or returns
+// its stored result if it already ended.
+func (h *Handlers) WaitForCommand(ctx context.Context, in gen.WaitForCommandInput) (gen.WaitForCommandOutput, error) {
+	c, ok := h.commands.find(in.CommandID)
+	if !ok {
+		return gen.WaitForCommandOutput{}, fmt.Errorf("commandId %q is not known to this server: ids come from run_shell_command, last as long as the server runs, and an ended command's result is kept for the exit grace after its last call", in.CommandID)
+	}
+	timeout := h.limits.clampMs(float64(in.TimeoutMs))
+	var out gen.RunShellCommandOutput
+	if r := h.commands.stored(c); r != nil {
+		out = *r
+		out.EffectiveTimeoutMs = int(timeout / time.Millisecond)
+		out = recut(out, h.limits.lines(in.MaxLines), h.limits.MaxBytes)
+	} else {
+		out = h.followCommand(ctx, c, timeout, in.MaxLines)
+	}
+	var w gen.WaitForCommandOutput
+	b, err := json.Marshal(out)
+	if err == nil {
+		err = json.Unmarshal(b, &w)
+	}
+	return w, err
+}
+
+// recut applies a call's own line and byte limits to a stored result.
+func recut(out gen.RunShellCommandOutput, maxLines, maxBytes int) gen.RunShellCommandOutput {
+	kept := keepStreamTail([]byte(out.Output), maxLines, maxBytes)
+	out.Output = kept.Text
+	out.DroppedLines += kept.DroppedLines
+	out.OmittedBytes += kept.OmittedBytes
+	out.ReturnedBytes = len(kept.Text)
+	out.OutputComplete = out.OutputComplete && kept.OmittedBytes == 0
+	return out
+}
+
+// endOf returns the marker that ended command c, if the stream has seen
+// one: End; Abort when the shell abandoned it; Stop when its program was
+// stopped and left as a job.
+func endOf(c *command) (frame.Marker, bool) {
+	for _, k := range []frame.Kind{frame.End, frame.Abort, frame.Stop} {
+		if m, ok := c.stream.FindMarker(c.files.nonce, k); ok {
+			return m, true
+		}
+	}
+	return frame.Marker{}, false
+}
+
+// followCommand waits up to timeout for command c to end and reports
+// where it is and what it printed so far. An ended command's result is
+// stored for wait_for_command (before maxLines is applied).
+func (h *Handlers) followCommand(ctx context.Context, c *command, timeout time.Duration, maxLines *int) gen.RunShellCommandOutput {
+	s := c.stream
 	out := gen.RunShellCommandOutput{
-		PaneID:             string(id),
-		Shell:              p.Command,
+		CommandID:          c.id,
+		PaneID:             string(c.pane),
+		Shell:              c.shell,
 		EffectiveTimeoutMs: int(timeout / time.Millisecond),
-		ExitStatus:         nil,
 	}
 	wctx, cancel := h.waitContext(ctx, timeout)
 	defer cancel()
-	defer reportProgress(ctx, timeout, "running a command in pane "+string(id))()
-	outcome, start, end, status := h.awaitFrame(ctx, wctx, s, f.nonce)
+	defer reportProgress(ctx, timeout, "running "+c.id+" in pane "+string(c.pane))()
+	outcome, start, end, m := h.awaitCommand(ctx, wctx, c)
 	out.Outcome = outcome
+	ended := true
 	switch outcome {
-	case gen.RunShellCommandOutputOutcomeCompleted:
-		out.ExitStatus = &status
-		h.frames.finish(id, f)
-	case gen.RunShellCommandOutputOutcomePaneDied:
-		h.frames.finish(id, f)
-	default:
+	case gen.RunShellCommandOutputOutcomeTimedOut, gen.RunShellCommandOutputOutcomeCancelled:
+		ended = false
 		out.StillRunning = true
-	}
-	if outcome == gen.RunShellCommandOutputOutcomePaneDied {
+	case gen.RunShellCommandOutputOutcomePaneDied:
 		// Output tmux had already read may still be on its way.
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 		h.hub.Sync(sctx, s)
 		cancel()
-		if m, ok := s.FindMarker(f.nonce, "start"); ok {
-			start = m.Offset
+		if mk, ok := s.FindMarker(c.files.nonce, frame.Start); ok {
+			start = mk.Offset
 		}
+	default:
+		status := m.Status
+		out.ExitStatus = &status
+		if sig := signalOf(m); sig != "" {
+			out.Signal = &sig
+		}
+	}
+	switch {
+	case ended:
+		out.State = gen.RunShellCommandOutputStateEnded
+	case start >= 0:
+		out.State = gen.RunShellCommandOutputStateRunning
+	default:
+		out.State = gen.RunShellCommandOutputStateNotStarted
+	}
+	lines := h.limits.lines(maxLines)
+	if ended {
+		// Stored within the server's limits; each call cuts its own.
+		lines = h.limits.MaxLines
 	}
 	if start < 0 {
 		// The command has not started (yet): nothing to read; follow the
 		// pane from where the typing began.
-		cursor := s.Cursor(typedAt)
+		cursor := s.Cursor(c.typedAt)
 		out.Cursor = &cursor
-		return out, nil
+	} else if chunk, err := s.Read(start); err == nil {
+		text := chunk.Text
+		if end >= 0 && end-chunk.TextStart < int64(len(text)) {
+			text = text[:max(end-chunk.TextStart, 0)]
+		}
+		kept := keepStreamTail(text, lines, h.limits.MaxBytes)
+		out.Output = kept.Text
+		out.DroppedLines = kept.DroppedLines
+		out.OmittedBytes = kept.OmittedBytes
+		out.MissedBytes = int(chunk.Missed)
+		out.ReturnedBytes = len(kept.Text)
+		out.OutputComplete = ended && outcome != gen.RunShellCommandOutputOutcomePaneDied &&
+			chunk.Missed == 0 && kept.OmittedBytes == 0
+		next := chunk.TextStart + int64(len(text))
+		if end >= 0 {
+			next = end
+		} else if chunk.MarkAfter {
+			next = chunk.End
+		}
+		cursor := s.Cursor(next)
+		out.Cursor = &cursor
 	}
-	chunk, err := s.Read(start)
-	if err != nil {
-		return out, nil
+	if ended {
+		h.commands.end(c, out, m)
+		out = recut(out, h.limits.lines(maxLines), h.limits.MaxBytes)
 	}
-	text := chunk.Text
-	if end >= 0 && end-chunk.TextStart < int64(len(text)) {
-		text = text[:max(end-chunk.TextStart, 0)]
-	}
-	kept := keepStreamTail(text, h.limits.lines(in.MaxLines), h.limits.MaxBytes)
-	out.Output = kept.Text
-	out.DroppedLines = kept.DroppedLines
-	out.OmittedBytes = kept.OmittedBytes
-	out.MissedBytes = int(chunk.Missed)
-	out.ReturnedBytes = len(kept.Text)
-	out.OutputComplete = outcome == gen.RunShellCommandOutputOutcomeCompleted && chunk.Missed == 0 && kept.OmittedBytes == 0
-	next := chunk.TextStart + int64(len(text))
-	if end >= 0 {
-		next = end
-	} else if chunk.MarkAfter {
-		next = chunk.End
-	}
-	cursor := s.Cursor(next)
-	out.Cursor = &cursor
-	return out, nil
+	return out
 }
 
-// awaitFrame waits for a framed command's end marker. It returns the
-// outcome and the stream offsets of the start and end markers (-1 when not
-// seen), and the exit status on completion.
-func (h *Handlers) awaitFrame(ctx, wctx context.Context, s *live.Stream, nonce string) (outcome gen.RunShellCommandOutputOutcome, start, end int64, status int) {
+// The statuses a shell reports for a program stopped by SIGSTOP, SIGTSTP,
+// SIGTTIN or SIGTTOU (128 + the signal), which the shell then leaves as a
+// job. The runners report those as Stop markers.
+var stopStatuses = map[int]bool{128 + 19: true, 128 + 20: true, 128 + 21: true, 128 + 22: true}
+
+// outcomeOf reads the marker that ended a command.
+func outcomeOf(m frame.Marker) gen.RunShellCommandOutputOutcome {
+	switch {
+	case m.Kind == frame.Abort:
+		return gen.RunShellCommandOutputOutcomeInterrupted
+	case m.Kind == frame.Stop, stopStatuses[m.Status]:
+		return gen.RunShellCommandOutputOutcomeSuspended
+	case signalOf(m) != "":
+		return gen.RunShellCommandOutputOutcomeInterrupted
+	}
+	return gen.RunShellCommandOutputOutcomeCompleted
+}
+
+// signalOf names the signal that ended a command, when known: the one the
+// runner caught, or the one its status encodes — 128+n in most shells,
+// 256+n in ksh93 — where n is a signal (1 to 64).
+func signalOf(m frame.Marker) string {
+	if m.Kind == frame.Abort && m.Detail != "" {
+		return "SIG" + m.Detail
+	}
+	if stopStatuses[m.Status] {
+		return tmuxctl.SignalName(m.Status - 128)
+	}
+	for _, base := range []int{256, 128} {
+		if n := m.Status - base; n >= 1 && n <= 64 {
+			return tmuxctl.SignalName(n)
+		}
+	}
+	return ""
+}
+
+// awaitCommand waits for a command's end. It returns the outcome, the
+// stream offsets of the start and end markers (-1 when not seen), and the
+// marker that ended it.
+func (h *Handlers) awaitCommand(ctx, wctx context.Context, c *command) (outcome gen.RunShellCommandOutputOutcome, start, end int64, m frame.Marker) {
+	s := c.stream
 	start, end = -1, -1
 	for {
 		changed := s.Changed()
-		if m, ok := s.FindMarker(nonce, "start"); ok {
-			start = m.Offset
+		if mk, ok := s.FindMarker(c.files.nonce, frame.Start); ok {
+			start = mk.Offset
 		}
-		if m, ok := s.FindMarker(nonce, "end"); ok {
-			return gen.RunShellCommandOutputOutcomeCompleted, start, m.Offset, m.Status
+		if mk, ok := endOf(c); ok {
+			return outcomeOf(mk), start, mk.Offset, mk
 		}
 		if dead, failure := s.State(); dead {
-			return gen.RunShellCommandOutputOutcomePaneDied, start, -1, 0
+			return gen.RunShellCommandOutputOutcomePaneDied, start, -1, frame.Marker{}
 		} else if failure != "" {
 			// The stream ended (connection lost, shutdown), not the shell:
 			// the command may well still run.
-			return gen.RunShellCommandOutputOutcomeCancelled, start, -1, 0
+			return gen.RunShellCommandOutputOutcomeCancelled, start, -1, frame.Marker{}
 		}
 		select {
 		case <-changed:
@@ -221,9 +276,9 @@ func (h *Handlers) awaitFrame(ctx, wctx context.Context, s *live.Stream, nonce s
 			h.hub.CheckPane(wctx, s.Pane())
 		case <-wctx.Done():
 			if h.howEnded(ctx, wctx.Err()) == waitTimedOut {
-				return gen.RunShellCommandOutputOutcomeTimedOut, start, -1, 0
+				return gen.RunShellCommandOutputOutcomeTimedOut, start, -1, frame.Marker{}
 			}
-			return gen.RunShellCommandOutputOutcomeCancelled, start, -1, 0
+			return gen.RunShellCommandOutputOutcomeCancelled, start, -1, frame.Marker{}
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
 )
 
 // ProgramSession is the session where programs go that are given no
@@ -259,7 +261,7 @@ while [ "$i" -lt 200 ]; do
 done
 exec "$@"`
 
-// ackShim runs "$@" after the start channel ($2) of the server on socket
+// ackShim (the nonce goes in as the format's %s) runs "$@" after the start channel ($2) of the server on socket
 // $1, prints the exit marker with nonce $4, waits for the ack channel ($3) — ten seconds at most, so
 // a lost ack (this server gone) cannot keep the pane — then ends as the program
 // did: a status of 128+n for a signal n that ends a process by default is
@@ -267,13 +269,13 @@ exec "$@"`
 // choice reads as that signal: sh cannot tell the two apart). The shell's own stderr goes to /dev/null while the
 // program, in a subshell that restores it, keeps the terminal: so a notice
 // such as dash's "Killed" is not taken for the program's output.
-const ackShim = `"$0" -S "$1" wait-for "$2" || exit 126
+var ackShim = `"$0" -S "$1" wait-for "$2" || exit 126
 sock=$1 ack=$3 nonce=$4
 shift 4
 exec 3>&2 2>/dev/null
 ( exec 2>&3 3>&-; exec "$@" )
 s=$?
-printf '\033]7777;tmux-mcp;%s;exit;%d\007' "$nonce" "$s"
+printf '` + frame.Printf("%s", frame.Exit) + `' "$nonce" "$s"
 "$0" -S "$sock" wait-for "$ack" </dev/null >/dev/null 2>&1 &
 w=$!
 (sleep 10; kill "$w") </dev/null >/dev/null 2>&1 &

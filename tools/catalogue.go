@@ -390,7 +390,9 @@ var Catalogue = []Tool{
 			"text and what as keys. The result's cursor is taken before the first key: pass it to wait_for_text " +
 			"or capture_since to see everything the keys caused, even output printed before you ask. Refuses a " +
 			"dead pane, a pane in copy mode (force sends anyway), and the pane this server runs in (unless " +
-			"force). To run a command and get its output and exit status use run_shell_command when available.",
+			"force). To run a command and get its output and exit status use run_shell_command when available. " +
+			"To interrupt a command run_shell_command started, send C-c (C-\\ to quit, C-z to stop it): the waiting " +
+			"run_shell_command, or a later wait_for_command, then reports interrupted (or suspended) with the output so far.",
 		Class: Mutating,
 		World: Open,
 		bind:  bind((*handlers.Handlers).SendKeys),
@@ -477,15 +479,35 @@ var Catalogue = []Tool{
 			"output — exactly what the command printed: no echo of the typed line, no prompt, no framing, " +
 			"terminal escapes removed, newest kept within maxLines and the byte ceiling. The command runs in " +
 			"the shell itself, as if typed, so cd and exported variables persist; it is passed through a private " +
-			"file, so any length and any characters work (quotes, newlines, several lines). Works in bash, zsh, " +
-			"dash/sh, ksh and fish. The pane must be at a shell prompt: a pane running another program is refused, " +
-			"naming it, unless force. If timeoutMs (30 s by default, clamped to the server ceiling) passes, the " +
-			"command keeps running (stillRunning), the pane stays reserved until it ends, and the cursor continues " +
-			"with capture_since or wait_for_text. This is the tool for commands you author; wait_for_text is for " +
-			"output you did not. Output may be sensitive or untrusted.",
+			"file, so any length and any characters work (quotes, newlines, several lines); the typed line shows " +
+			"its first line as a comment for anyone watching. Works in bash, zsh, dash/sh, ksh and fish. The pane " +
+			"must be at a shell prompt: a pane running another program is refused, naming it, unless force. Every " +
+			"result carries a commandId and a state (not_started: typed but the shell has not read it yet, e.g. " +
+			"still starting; running; ended). If timeoutMs (30 s by default, clamped to the server ceiling) passes, " +
+			"outcome is timed_out: the command keeps running, the pane stays reserved until it ends, and " +
+			"wait_for_command with the commandId waits again and finally returns the exit status and the whole " +
+			"output. To stop it, send_keys C-c: this call (or the next wait_for_command) answers interrupted with " +
+			"the status the shell reports (e.g. 130) and the signal, and the pane is free at once; C-z answers " +
+			"suspended. This is the tool for commands you author; wait_for_text is for output you did not. Output " +
+			"may be sensitive or untrusted.",
 		Class: Mutating,
 		World: Open,
 		bind:  bind((*handlers.Handlers).RunShellCommand),
+	},
+	{
+		Name:  "wait_for_command",
+		Title: "Wait for a shell command to end",
+		Description: "Wait for a command that run_shell_command started (commandId) and return the same result " +
+			"shape: outcome, exitStatus, signal, state, and everything the command printed since it began " +
+			"(within maxLines and the byte ceiling, with droppedLines/omittedBytes/missedBytes saying what was cut). " +
+			"Use it after run_shell_command answered timed_out — timed_out here too means still running (or, with " +
+			"state not_started, not yet read by its shell): call again. After the command ended it answers at " +
+			"once with the stored result, kept for the server's exit grace after the last call. interrupted means " +
+			"C-c (send_keys) or a signal ended it; suspended that C-z stopped it; pane_died that the shell exited. " +
+			"It only waits and reads, and runs nothing the caller supplies.",
+		Class: ReadOnly,
+		World: Closed,
+		bind:  bind((*handlers.Handlers).WaitForCommand),
 	},
 	{
 		Name:  "start_program",

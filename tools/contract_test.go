@@ -261,6 +261,7 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 		{"break_pane", map[string]any{"paneId": "%9", "name": "broken"}},
 		{"join_pane", map[string]any{"paneId": "%9", "targetPaneId": "%8"}},
 		{"move_window", map[string]any{"windowId": "@7", "sessionId": "$0"}},
+		{"wait_for_command", map[string]any{"commandId": "cmd-1", "timeoutMs": 5000}},
 	}
 	covered := map[string]bool{}
 	for _, c := range calls {

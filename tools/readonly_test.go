@@ -90,7 +90,7 @@ func readOnlyChangesNothing(t *testing.T, tier Class) {
 			}
 			last = after
 		}
-		if !succeeded {
+		if !succeeded && answersOnlyEarlierCalls[tool.Name] == "" {
 			t.Errorf("%s: none of its examples in validArgs succeeded against the test server, so this test did not really run it", tool.Name)
 		}
 	}
@@ -209,4 +209,11 @@ func stateDiff(before, after []string) string {
 		}
 	}
 	return b.String()
+}
+
+// answersOnlyEarlierCalls are read-only tools that can only succeed on what
+// an earlier call of another tool made, so here they are called (and must
+// change nothing) but are allowed to answer with an error.
+var answersOnlyEarlierCalls = map[string]string{
+	"wait_for_command": "its commandId comes from run_shell_command, which this test does not call",
 }

@@ -100,6 +100,9 @@ func New(c *tmuxctl.Client, o Options) (*Hub, error) {
 // Exits returns the hub's exit tracker.
 func (h *Hub) Exits() *ExitTracker { return h.exits }
 
+// ExitGrace returns how long results are kept after their last wait.
+func (h *Hub) ExitGrace() time.Duration { return h.opts.ExitGrace }
+
 // Dir returns the hub's private directory (mode 0700), removed by Close.
 func (h *Hub) Dir() string { return h.dir }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
 )
 
 // A fifo is a named pipe a pane's relay writes into. Opening it to read
@@ -123,7 +124,7 @@ func (h *Hub) copyPipe(s *Stream, file *os.File, gate tmuxctl.Gate) {
 	// The exit marker is looked for here, not only in the stream, which
 	// stops taking output once it fails (expired, hub closed): the
 	// program's shell waits for the ack whatever became of the stream.
-	var scan markerScanner
+	var scan frame.Scanner
 	acked := !gate.Ack
 	for {
 		n, err := file.Read(buf)
@@ -145,8 +146,8 @@ func (h *Hub) copyPipe(s *Stream, file *os.File, gate tmuxctl.Gate) {
 		}
 		if len(data) > 0 {
 			s.appendOutput(data)
-			for _, m := range scan.scan(data) {
-				if !acked && m.Nonce == gate.Nonce && m.Kind == "exit" {
+			for _, m := range scan.Scan(data) {
+				if !acked && m.Nonce == gate.Nonce && m.Kind == frame.Exit {
 					acked = true
 					h.ack(gate.AckChannel)
 				}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
 )
 
 // A Failure says why a [Stream] ended for good, in words for messages. The
@@ -46,10 +47,10 @@ type Stream struct {
 	ring    *ring
 	filter  escapeFilter
 	carry   []byte // an incomplete UTF-8 sequence held for the next chunk
-	scanner markerScanner
-	markers []Marker      // the most recent frame markers, oldest first
-	changed chan struct{} // closed and replaced on every change
-	dead    bool          // the pane's program ended or the pane closed
+	scanner frame.Scanner
+	markers []frame.Marker // the most recent frame markers, oldest first
+	changed chan struct{}  // closed and replaced on every change
+	dead    bool           // the pane's program ended or the pane closed
 	failure Failure
 	// drained closes when the pipe has reached EOF: every byte the pane
 	// printed into it is in the stream.
@@ -198,9 +199,9 @@ func (s *Stream) appendOutput(raw []byte) {
 		return
 	}
 	prev := 0
-	for _, m := range s.scanner.scan(raw) {
-		s.appendText(raw[prev:m.end])
-		prev = m.end
+	for _, m := range s.scanner.Scan(raw) {
+		s.appendText(raw[prev:m.End])
+		prev = m.End
 		m.Offset = s.ring.End()
 		if len(s.markers) == 64 {
 			s.markers = s.markers[1:]
