@@ -175,7 +175,7 @@ func Register(s *mcp.Server, h *handlers.Handlers, tier Class) {
 		t.bind.register(s, t.MCP(), h)
 	}
 	h.SetReadTools(readTools(h))
-	s.AddReceivingMiddleware(refuseDisabled(disabled, tier), nullArgumentsAsEmpty)
+	s.AddReceivingMiddleware(refuseDisabled(disabled, tier), nullArgumentsAsEmpty, shortenErrors)
 }
 
 // nullArgumentsAsEmpty passes a tools/call whose arguments are null on

@@ -1,0 +1,49 @@
+package tools
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+)
+
+func TestShortenQuoted(t *testing.T) {
+	long := strings.Repeat("x", 40000)
+	got := shortenQuoted(`maxLength: "` + long + `" is too long`)
+	want := `maxLength: "` + strings.Repeat("x", quoteKeep) + `"… (40000 bytes in all) is too long`
+	if got != want {
+		t.Errorf("shortenQuoted = %q, want %q", got, want)
+	}
+	short := `pattern: "x" does not match "^%\\d+$"`
+	if got := shortenQuoted(short); got != short {
+		t.Errorf("a short value changed: %q", got)
+	}
+	escaped := `"` + strings.Repeat(`a\"`, 100) + `"`
+	if got, want := shortenQuoted(escaped), `"`+strings.Repeat(`a\"`, 21)+`a"… (300 bytes in all)`; got != want {
+		t.Errorf("escaped quotes inside a value: %q, want %q", got, want)
+	}
+	cut := `"` + strings.Repeat("b", quoteKeep-1) + `\"` + strings.Repeat("c", 200) + `"`
+	if got, want := shortenQuoted(cut), `"`+strings.Repeat("b", quoteKeep-1)+`"… (265 bytes in all)`; got != want {
+		t.Errorf("a cut inside an escape: %q, want %q", got, want)
+	}
+}
+
+// A refused long argument comes back shortened through a real server.
+func TestLongArgumentErrorIsShort(t *testing.T) {
+	sock := tmuxtest.Server(t)
+	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
+	cs, stop := serveFor(t, client, Mutating)
+	defer stop()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "rename_window",
+		Arguments: map[string]any{"windowId": "@0", "name": strings.Repeat("z", 40000)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if !res.IsError || len(text) > 500 || !strings.Contains(text, "(40000 bytes in all)") {
+		t.Errorf("error for a 40000-byte name (%d bytes): %.600s", len(text), text)
+	}
+}
