@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
@@ -124,7 +125,7 @@ func (h *Handlers) exitedAtOnce(ctx context.Context, s *live.Stream, pane tmuxct
 		var changed <-chan struct{}
 		if graceEnds == nil {
 			changed = s.Changed()
-			if _, ok := s.FindMarker(nonce, tmuxctl.ExecMarker); ok {
+			if _, ok := s.FindMarker(nonce, frame.Exec); ok {
 				graceEnds = time.After(startGrace)
 				changed = nil
 			}

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
@@ -125,16 +126,12 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 	return created, start, nil
 }
 
-// ExecMarker is the kind of marker (see live.Marker) the shim of
-// [Client.CreateGated] prints just before it execs a program it found.
-const ExecMarker = "exec"
-
 // CreateGated makes a pane with create (new-session, new-window or
 // split-window with their options) for program s.Argv — or, when s.Argv
 // is empty, for what tmux would have run: default-command through
 // default-shell, or default-shell as a login shell — that does not run
 // yet: a shell in the pane waits on a tmux channel first, as in
-// [Client.StartGated]. Once started, the shell prints an [ExecMarker]
+// [Client.StartGated]. Once started, the shell prints a [frame.Exec] marker
 // with nonce just before it execs a program it found (so a program not
 // found or not executable is known by its exit with no marker). The
 // shell execs the program, which keeps the pane's pid. If start is never
@@ -149,9 +146,23 @@ func (c *Client) CreateGated(ctx context.Context, s Spawn, nonce string, create 
 	}
 	channel := "tmux-mcp-go-" + Nonce(8)
 	gated := s
-	gated.Argv = append([]string{"/bin/sh", "-c", createShim, bin, c.SocketPath(), channel, nonce}, s.Argv...)
+	// tmux 3.4 escapes "$" in what display-message prints; the shim
+	// undoes that when told to.
+	unescape := "0"
+	if c.atLeast(ctx, 3, 4) && !c.atLeast(ctx, 3, 5) {
+		unescape = "1"
+	}
+	gated.Argv = append([]string{"/bin/sh", "-c", createShim, bin, c.SocketPath(), channel, nonce, unescape}, s.Argv...)
 	created, err := create(ctx, gated)
 	if err != nil {
+		// tmux may have made the pane before the error (a cancelled call,
+		// a failed resize): its shim would wait for a start that never
+		// comes, so remove it.
+		if created.Pane != "" {
+			kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			_ = c.KillPane(kctx, created.Pane)
+			cancel()
+		}
 		return Created{}, nil, err
 	}
 	start := func(ctx context.Context) error { return c.Signal(ctx, channel) }
@@ -159,21 +170,23 @@ func (c *Client) CreateGated(ctx context.Context, s Spawn, nonce string, create 
 }
 
 // createShim is the gating shell of [Client.CreateGated]: $0 is tmux, $1
-// its socket, $2 the start channel, $3 the nonce, then the program's argv
+// its socket, $2 the start channel, $3 the nonce, $4 1 when tmux escapes
+// "$" in what it prints (3.4), then the program's argv
 // (none: tmux's default, worked out as tmux's spawn.c does, except that
 // the login shell is asked for with -l rather than a "-" before its name,
 // which sh cannot set). tmux sets SHELL in the pane to default-shell.
-const createShim = `tmux=$0 sock=$1 nonce=$3
+var createShim = `tmux=$0 sock=$1 nonce=$3 unescape=$4
 "$tmux" -S "$sock" wait-for "$2" || exit 126
-shift 3
+shift 4
 if [ $# -eq 0 ]; then
 	c=$("$tmux" -S "$sock" display-message -p -t "$TMUX_PANE" '#{default-command}' 2>/dev/null) || c=
+	if [ "$unescape" = 1 ]; then c=$(printf '%s\n' "$c" | sed 's/\\\(\$[A-Za-z_{]\)/\1/g'); fi
 	if [ -n "$c" ]; then set -- "$SHELL" -c "$c"; else set -- "$SHELL" -l; fi
 fi
 case $1 in
 */*) [ -f "$1" ] && [ -x "$1" ];;
 *) command -v -- "$1" >/dev/null 2>&1;;
-esac && printf '\033]7777;tmux-mcp;%s;` + ExecMarker + `\007' "$nonce"
+esac && printf '` + frame.Printf("%s", frame.Exec) + `' "$nonce"
 exec "$@"`
 
 // SessionNamed finds the session whose name is exactly name (as given to

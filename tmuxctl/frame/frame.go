@@ -42,6 +42,9 @@ const (
 	Stop Kind = "stop"
 	// Exit: an acked program ended; status is its exit status.
 	Exit Kind = "exit"
+	// Exec: a gating shell found the program it was asked to start and
+	// is about to exec it (no status).
+	Exec Kind = "exec"
 )
 
 // hasStatus reports whether markers of kind k carry a status.
@@ -82,7 +85,7 @@ func Parse(body string) (Marker, bool) {
 	}
 	m := Marker{Nonce: f[0], Kind: Kind(f[1])}
 	switch m.Kind {
-	case Start:
+	case Start, Exec:
 		return m, len(f) == 2
 	case End, Exit, Abort, Stop:
 		want := 3

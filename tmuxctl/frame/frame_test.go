@@ -21,6 +21,7 @@ func TestPrintfAndScanRoundTrip(t *testing.T) {
 		detail string
 	}{
 		{Start, nil, 0, ""},
+		{Exec, nil, 0, ""},
 		{End, []any{7}, 7, ""},
 		{Exit, []any{143}, 143, ""},
 		{Abort, []any{130, "INT"}, 130, "INT"},
@@ -43,7 +44,7 @@ func TestPrintfAndScanRoundTrip(t *testing.T) {
 func TestScannerRejectsJunk(t *testing.T) {
 	var m Scanner
 	for _, junk := range []string{Prefix + "x\a", Prefix + "n;end;abc\a", Prefix + "n;end\a", Prefix + "n;start;1\a",
-		Prefix + "n;abort;130\a", Prefix + "n;what;1\a", Prefix + ";start\a", Prefix + "n;stop;148;1;2\a"} {
+		Prefix + "n;abort;130\a", Prefix + "n;what;1\a", Prefix + ";start\a", Prefix + "n;stop;148;1;2\a", Prefix + "n;exec;0\a"} {
 		if got := m.Scan([]byte(junk)); len(got) != 0 {
 			t.Errorf("%q gave markers %+v", junk, got)
 		}
