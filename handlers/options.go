@@ -66,10 +66,11 @@ func (h *Handlers) SetOption(ctx context.Context, in gen.SetOptionInput) (gen.Se
 }
 
 // commandOptions are tmux options whose values tmux runs as commands or
-// programs, or that define commands: never set on a caller's behalf.
+// programs, that define commands, or that name a file tmux writes: never
+// set on a caller's behalf.
 var commandOptions = map[string]bool{
 	"default-command": true, "default-shell": true, "copy-command": true, "lock-command": true,
-	"editor": true, "command-alias": true,
+	"editor": true, "command-alias": true, "default-client-command": true, "history-file": true,
 }
 
 // ownOptionPrefix starts the user options in which tmux-mcp records its
@@ -105,7 +106,7 @@ func (h *Handlers) refuseRunnableOption(ctx context.Context, name string, value 
 	}
 	base, _, _ := strings.Cut(name, "[")
 	if commandOptions[base] {
-		return fmt.Errorf("option %s holds a command tmux runs; tmux-mcp never sets it — choose another option or a user option (@name)", base)
+		return fmt.Errorf("option %s holds a command tmux runs (or a file it writes); tmux-mcp never sets it — choose another option or a user option (@name)", base)
 	}
 	hooks, err := h.tmux.HookNames(ctx)
 	if err != nil {
@@ -115,6 +116,16 @@ func (h *Handlers) refuseRunnableOption(ctx context.Context, name string, value 
 	// lists only the hooks that are set.
 	if hooks[base] || knownHooks[base] || strings.HasPrefix(base, "after-") {
 		return fmt.Errorf("%s is a hook: its value is a command tmux runs, so tmux-mcp never sets it", base)
+	}
+	// tmux takes any unambiguous abbreviation ("session-clo" is the hook
+	// session-closed, "command-a" is command-alias), which the checks
+	// above would not recognise: only a full name this tmux lists passes.
+	names, err := h.tmux.OptionNames(ctx)
+	if err != nil {
+		return h.explain(ctx, err)
+	}
+	if !names[base] {
+		return fmt.Errorf("name %s is not an option of this tmux (tmux-mcp takes full option names only, never abbreviations); show_option without a name lists them, and user options start with @", base)
 	}
 	if !unset && value != nil && strings.Contains(colourHash.ReplaceAllString(*value, ""), "#") {
 		return fmt.Errorf("value of %s contains '#', which tmux would expand as a format (and #(...) would run a shell command); tmux's own options take '#' only in a colour such as #ff0000 — store free text in a user option (@name) instead", name)

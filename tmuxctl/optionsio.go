@@ -213,3 +213,23 @@ func (c *Client) HookNames(ctx context.Context) (map[string]bool, error) {
 	}
 	return names, nil
 }
+
+// OptionNames returns the names of tmux's own options, of every scope, as
+// this tmux lists them (array options without their index). Hooks are not
+// among them.
+func (c *Client) OptionNames(ctx context.Context) (map[string]bool, error) {
+	out, err := c.commands(ctx, []string{"show-options", "-s"}, []string{"show-options", "-g"}, []string{"show-options", "-gw"})
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]bool{}
+	for _, line := range strings.Split(out, "\n") {
+		name, _, _ := strings.Cut(line, " ")
+		name, _, _ = strings.Cut(name, "[")
+		name = strings.TrimSuffix(name, "*")
+		if name != "" && !strings.HasPrefix(name, "@") {
+			names[name] = true
+		}
+	}
+	return names, nil
+}
