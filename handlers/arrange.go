@@ -45,7 +45,7 @@ func (h *Handlers) SelectLayout(ctx context.Context, in gen.SelectLayoutInput) (
 	if err := h.refuseOwnWindow(ctx, id, in.Force, "lay it out"); err != nil {
 		return gen.SelectLayoutOutput{}, err
 	}
-	if err := h.tmux.ApplyLayout(ctx, id, w.Panes, in.Layout); err != nil {
+	if err := h.tmux.ApplyLayout(ctx, id, w.Panes, w.Width, w.Height, in.Layout); err != nil {
 		return gen.SelectLayoutOutput{}, valueError("layout", h.explain(ctx, err))
 	}
 	w, err = h.tmux.Window(ctx, id)
@@ -216,13 +216,13 @@ func (h *Handlers) JoinPane(ctx context.Context, in gen.JoinPaneInput) (gen.Join
 	if _, err := h.tmux.Pane(ctx, target); err != nil {
 		return gen.JoinPaneOutput{}, h.explainField(ctx, "targetPaneId", err)
 	}
-	if err := h.refuseOwn(id, in.Force, "move"); err != nil {
+	if err := h.refuseOwnWindow(ctx, w.ID, in.Force, "move a pane out of it (the others would be resized)"); err != nil {
 		return gen.JoinPaneOutput{}, err
 	}
 	if err := h.refuseOwn(target, in.Force, "split (and so shrink)"); err != nil {
 		return gen.JoinPaneOutput{}, err
 	}
-	if err := h.tmux.JoinPane(ctx, id, target, tmuxctl.Direction(in.Direction), deref(in.Percent)); err != nil {
+	if err := h.tmux.JoinPane(ctx, id, target, joinDirection(in.Direction), deref(in.Percent)); err != nil {
 		return gen.JoinPaneOutput{}, h.explain(ctx, err)
 	}
 	moved, err := h.tmux.Pane(ctx, id)
@@ -250,7 +250,7 @@ func (h *Handlers) BreakPane(ctx context.Context, in gen.BreakPaneInput) (gen.Br
 	if w.Panes == 1 {
 		return gen.BreakPaneOutput{}, fmt.Errorf("pane %s is already alone in window %s; to move that window use move_window, to rename it rename_window", id, w.ID)
 	}
-	if err := h.refuseOwn(id, in.Force, "move"); err != nil {
+	if err := h.refuseOwnWindow(ctx, w.ID, in.Force, "move a pane out of it (the others would be resized)"); err != nil {
 		return gen.BreakPaneOutput{}, err
 	}
 	c, err := h.tmux.BreakPane(ctx, id, p.SessionID, name, in.Select)

@@ -47,6 +47,9 @@ func (h *Handlers) ShowBuffer(ctx context.Context, in gen.ShowBufferInput) (gen.
 
 // LoadBuffer sets a buffer's contents exactly.
 func (h *Handlers) LoadBuffer(ctx context.Context, in gen.LoadBufferInput) (gen.LoadBufferOutput, error) {
+	if err := refusePrivateBuffer(in.Name); err != nil {
+		return gen.LoadBufferOutput{}, err
+	}
 	if err := h.tmux.LoadBuffer(ctx, in.Name, []byte(in.Text)); err != nil {
 		return gen.LoadBufferOutput{}, h.explainBuffer(ctx, err, in.Name)
 	}
@@ -55,6 +58,9 @@ func (h *Handlers) LoadBuffer(ctx context.Context, in gen.LoadBufferInput) (gen.
 
 // DeleteBuffer deletes a buffer.
 func (h *Handlers) DeleteBuffer(ctx context.Context, in gen.DeleteBufferInput) (gen.DeleteBufferOutput, error) {
+	if err := refusePrivateBuffer(in.Name); err != nil {
+		return gen.DeleteBufferOutput{}, err
+	}
 	if err := h.tmux.DeleteBuffer(ctx, in.Name); err != nil {
 		return gen.DeleteBufferOutput{}, h.explainBuffer(ctx, err, in.Name)
 	}
@@ -133,4 +139,15 @@ func (h *Handlers) explainBuffer(ctx context.Context, err error, name string) er
 		return fmt.Errorf("buffer %q does not exist; list_buffers shows the buffers there are", name)
 	}
 	return h.explain(ctx, err)
+}
+
+// refusePrivateBuffer refuses the names of paste_text's private buffers: a
+// buffer a caller made under such a name would be deleted by the startup
+// sweep of a later tmux-mcp, and one of ours must not be removed under a
+// paste that is using it.
+func refusePrivateBuffer(name string) error {
+	if strings.HasPrefix(name, tmuxctl.PasteBufferPrefix) {
+		return fmt.Errorf("name %s: buffer names starting with %s are tmux-mcp's private paste buffers; choose another name", name, tmuxctl.PasteBufferPrefix)
+	}
+	return nil
 }

@@ -43,3 +43,17 @@ func splitDirection(d gen.SplitWindowInputDirection) tmuxctl.Direction {
 	}
 	return tmuxctl.Below
 }
+
+// joinDirection maps join_pane's direction to tmuxctl's (below when
+// omitted).
+func joinDirection(d gen.JoinPaneInputDirection) tmuxctl.Direction {
+	switch d {
+	case gen.JoinPaneInputDirectionAbove:
+		return tmuxctl.Above
+	case gen.JoinPaneInputDirectionLeft:
+		return tmuxctl.Left
+	case gen.JoinPaneInputDirectionRight:
+		return tmuxctl.Right
+	}
+	return tmuxctl.Below
+}

@@ -29,8 +29,9 @@ type LayoutError struct{ Reason string }
 func (e *LayoutError) Error() string { return e.Reason }
 
 // ApplyLayout applies a preset layout name or a layout string to window w
-// (which has panes panes), after checking it as described above.
-func (c *Client) ApplyLayout(ctx context.Context, w WindowID, panes int, layout string) error {
+// (which has panes panes and is width×height), after checking it as
+// described above.
+func (c *Client) ApplyLayout(ctx context.Context, w WindowID, panes, width, height int, layout string) error {
 	if v, ok := layoutPresets[layout]; ok {
 		if !c.atLeast(ctx, v[0], v[1]) {
 			return &LayoutError{fmt.Sprintf("preset %s needs tmux %d.%d or later", layout, v[0], v[1])}
@@ -43,6 +44,12 @@ func (c *Client) ApplyLayout(ctx context.Context, w WindowID, panes int, layout 
 	}
 	if cells != panes {
 		return &LayoutError{fmt.Sprintf("the layout string has %d panes and window %s has %d", cells, w, panes)}
+	}
+	// tmux resizes the window to the layout's own size: a layout of
+	// another size would resize the window, which this tool must not do.
+	var lw, lh int
+	if _, err := fmt.Sscanf(layout[5:], "%dx%d,", &lw, &lh); err != nil || lw != width || lh != height {
+		return &LayoutError{fmt.Sprintf("the layout string is for a %dx%d window and window %s is %dx%d; resize_window first, or use a layout string read from this window (get_window_info)", lw, lh, w, width, height)}
 	}
 	return c.selectLayout(ctx, w, layout)
 }

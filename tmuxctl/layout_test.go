@@ -1,6 +1,12 @@
 package tmuxctl
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
 
 func TestParseLayout(t *testing.T) {
 	for _, c := range []struct {
@@ -36,4 +42,16 @@ func FuzzParseLayout(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		parseLayout(s) // must not panic or hang
 	})
+}
+
+// A layout string of another size than the window is refused before tmux
+// sees it: tmux would resize the window to it.
+func TestApplyLayoutRefusesAnotherSize(t *testing.T) {
+	body := "200x60,0,0{100x60,0,0,0,99x60,101,0,1}"
+	layout := fmt.Sprintf("%04x,%s", layoutChecksum(body), body)
+	err := (&Client{}).ApplyLayout(context.Background(), "@0", 2, 80, 24, layout)
+	var le *LayoutError
+	if !errors.As(err, &le) || !strings.Contains(le.Reason, "200x60") || !strings.Contains(le.Reason, "80x24") {
+		t.Errorf("ApplyLayout(%s) on an 80x24 window = %v", layout, err)
+	}
 }

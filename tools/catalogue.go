@@ -689,8 +689,8 @@ var Catalogue = []Tool{
 	{
 		Name:        "delete_buffer",
 		Title:       "Delete a tmux paste buffer",
-		Description: "Delete the paste buffer name. A buffer that does not exist is an error naming list_buffers.",
-		Class:       Mutating,
+		Description: "Delete the paste buffer name (its text is lost). A buffer that does not exist is an error naming list_buffers.",
+		Class:       Destructive,
 		World:       Closed,
 		bind:        bind((*handlers.Handlers).DeleteBuffer),
 	},
