@@ -49,20 +49,15 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 		}
 	}
 	kept := keepStreamTail(chunk.Text, maxLines, h.limits.MaxBytes)
-	return gen.CaptureSinceOutput{
+	return kept.plus(accounting{MissedBytes: int(chunk.Missed)}).intoCaptureSince(gen.CaptureSinceOutput{
 		PaneID:             in.PaneID,
 		Text:               kept.Text,
 		Cursor:             nullableCursor(s.Cursor(chunk.End)),
 		Seeded:             false,
 		Streaming:          true,
-		MissedBytes:        int(chunk.Missed),
-		DroppedLines:       kept.DroppedLines,
-		OmittedBytes:       kept.OmittedBytes,
-		ReturnedBytes:      len(kept.Text),
-		ByteClamped:        kept.ByteClamped,
 		RangeClamped:       false,
 		EffectiveTimeoutMs: int(wait / time.Millisecond),
-	}, nil
+	}), nil
 }
 
 // readWaiting reads from off; if no text has arrived and wait is positive,
@@ -100,19 +95,15 @@ func (h *Handlers) seed(ctx context.Context, s *live.Stream, mark int64, maxLine
 		lines = nil // the pane closed already; its stream still counts
 	}
 	kept := keepTail(trimBlankTail(lines), maxLines, h.limits.MaxBytes)
-	return gen.CaptureSinceOutput{
+	return kept.intoCaptureSince(gen.CaptureSinceOutput{
 		PaneID:             string(s.Pane()),
 		Text:               kept.Text,
 		Cursor:             nullableCursor(s.Cursor(mark)),
 		Seeded:             true,
 		Streaming:          true,
-		DroppedLines:       kept.DroppedLines,
-		OmittedBytes:       kept.OmittedBytes,
-		ReturnedBytes:      kept.ReturnedBytes,
-		ByteClamped:        kept.ByteClamped,
 		RangeClamped:       kept.DroppedLines > 0,
 		EffectiveTimeoutMs: 0,
-	}, nil
+	}), nil
 }
 
 // captureWithoutStream is the fallback when no control connection can be
@@ -123,15 +114,11 @@ func (h *Handlers) captureWithoutStream(ctx context.Context, pane tmuxctl.PaneID
 		return gen.CaptureSinceOutput{}, h.explain(ctx, err)
 	}
 	kept := keepTail(trimBlankTail(lines), maxLines, h.limits.MaxBytes)
-	return gen.CaptureSinceOutput{
-		PaneID:        string(pane),
-		Text:          kept.Text,
-		Cursor:        nil,
-		Streaming:     false,
-		DroppedLines:  kept.DroppedLines,
-		OmittedBytes:  kept.OmittedBytes,
-		ReturnedBytes: kept.ReturnedBytes,
-		ByteClamped:   kept.ByteClamped,
-		RangeClamped:  kept.DroppedLines > 0,
-	}, nil
+	return kept.intoCaptureSince(gen.CaptureSinceOutput{
+		PaneID:       string(pane),
+		Text:         kept.Text,
+		Cursor:       nil,
+		Streaming:    false,
+		RangeClamped: kept.DroppedLines > 0,
+	}), nil
 }
