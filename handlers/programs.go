@@ -18,12 +18,9 @@ import (
 // off.
 func (h *Handlers) WaitForExit(ctx context.Context, in gen.WaitForExitInput) (gen.WaitForExitOutput, error) {
 	pane := tmuxctl.PaneID(in.PaneID)
-	timeoutMs := defaultWaitMs
-	if in.TimeoutMs != nil {
-		timeoutMs = *in.TimeoutMs
-	}
-	timeout := h.limits.clampMs(float64(timeoutMs))
-	out := gen.WaitForExitOutput{EffectiveTimeoutMs: int(timeout / time.Millisecond), ExitStatus: nil, Signal: nil}
+	w := h.beginWait(ctx, orDefaultWait(in.TimeoutMs), "waiting for the program in pane "+string(pane)+" to exit")
+	defer w.done()
+	out := gen.WaitForExitOutput{EffectiveTimeoutMs: w.effectiveMs(), ExitStatus: nil, Signal: nil}
 
 	release, err := h.exits.Hold(ctx, pane, false, false)
 	if err != nil {
@@ -37,11 +34,8 @@ func (h *Handlers) WaitForExit(ctx context.Context, in gen.WaitForExitInput) (ge
 		return out, h.explain(ctx, err)
 	}
 	defer release()
-	wctx, cancel := h.waitContext(ctx, timeout)
-	defer cancel()
-	defer reportProgress(ctx, timeout, "waiting for the program in pane "+string(pane)+" to exit")()
-	e, err := h.exits.Wait(wctx, pane)
-	switch h.howEnded(ctx, err) {
+	e, err := h.exits.Wait(w.ctx, pane)
+	switch w.end(err) {
 	case waitDone:
 		return completed(out, e), nil
 	case waitGone:
