@@ -29,6 +29,12 @@ func (a accounting) plus(b accounting) accounting {
 	}
 }
 
+// missing adds n bytes that a stream lost before they could be read.
+func (a accounting) missing(n int64) accounting {
+	a.MissedBytes += int(n)
+	return a
+}
+
 // A tail is text cut to the line and byte limits, newest kept, and what
 // the cut cost.
 type tail struct {

@@ -49,7 +49,7 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 		}
 	}
 	kept := keepStreamTail(chunk.Text, maxLines, h.limits.MaxBytes)
-	return kept.plus(accounting{MissedBytes: int(chunk.Missed)}).intoCaptureSince(gen.CaptureSinceOutput{
+	return kept.missing(chunk.Missed).intoCaptureSince(gen.CaptureSinceOutput{
 		PaneID:             in.PaneID,
 		Text:               kept.Text,
 		Cursor:             nullableCursor(s.Cursor(chunk.End)),
