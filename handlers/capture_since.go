@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
@@ -32,11 +31,9 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 	release := s.Hold()
 	defer release()
 
-	wait := time.Duration(0)
-	if in.WaitMs != nil {
-		wait = h.limits.clampMs(float64(*in.WaitMs))
-	}
-	chunk, err := h.readWaiting(ctx, s, start, wait)
+	w := h.beginWait(ctx, float64(deref(in.WaitMs)), "waiting for output in pane "+string(pane))
+	defer w.done()
+	chunk, err := readWaiting(w, s, start)
 	if err != nil {
 		return gen.CaptureSinceOutput{}, h.explain(ctx, err)
 	}
@@ -56,19 +53,17 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 		Seeded:             false,
 		Streaming:          true,
 		RangeClamped:       false,
-		EffectiveTimeoutMs: int(wait / time.Millisecond),
+		EffectiveTimeoutMs: w.effectiveMs(),
 	}), nil
 }
 
-// readWaiting reads from off; if no text has arrived and wait is positive,
-// it waits for some, for the pane to die or the stream to end.
-func (h *Handlers) readWaiting(ctx context.Context, s *live.Stream, off int64, wait time.Duration) (live.Chunk, error) {
-	if wait <= 0 {
+// readWaiting reads from off; if no text has arrived, it waits up to w
+// for some, for the pane to die or the stream to end. However the wait
+// ends, the answer is what is there to read.
+func readWaiting(w *wait, s *live.Stream, off int64) (live.Chunk, error) {
+	if w.effective <= 0 {
 		return s.Read(off)
 	}
-	wctx, cancel := h.waitContext(ctx, wait)
-	defer cancel()
-	defer reportProgress(ctx, wait, "waiting for output in pane "+string(s.Pane()))()
 	for {
 		changed := s.Changed()
 		chunk, err := s.Read(off)
@@ -77,7 +72,7 @@ func (h *Handlers) readWaiting(ctx context.Context, s *live.Stream, off int64, w
 		}
 		select {
 		case <-changed:
-		case <-wctx.Done():
+		case <-w.ctx.Done():
 			return s.Read(off)
 		}
 	}
