@@ -42,3 +42,9 @@ func (a accounting) intoWaitForQuiet(out gen.WaitForQuietOutput) gen.WaitForQuie
 	out.DroppedLines, out.OmittedBytes, out.MissedBytes, out.ReturnedBytes = a.DroppedLines, a.OmittedBytes, a.MissedBytes, a.ReturnedBytes
 	return out
 }
+
+// fromRunShellCommand reads back the accounting of a stored result, which
+// a later call cuts again.
+func fromRunShellCommand(out gen.RunShellCommandOutput) accounting {
+	return accounting{DroppedLines: out.DroppedLines, OmittedBytes: out.OmittedBytes, MissedBytes: out.MissedBytes, ReturnedBytes: out.ReturnedBytes}
+}

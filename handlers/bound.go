@@ -17,14 +17,15 @@ type accounting struct {
 	ByteClamped   bool // whether the byte limit cut the text
 }
 
-// plus adds b to a, for text bounded in steps: a wait's window, then a
-// call's limits.
-func (a accounting) plus(b accounting) accounting {
+// then is the accounting of text bounded by a and then by b (a wait's
+// window, then a call's limits): b's cuts add to a's, and what b kept is
+// what is returned.
+func (a accounting) then(b accounting) accounting {
 	return accounting{
 		DroppedLines:  a.DroppedLines + b.DroppedLines,
 		OmittedBytes:  a.OmittedBytes + b.OmittedBytes,
 		MissedBytes:   a.MissedBytes + b.MissedBytes,
-		ReturnedBytes: a.ReturnedBytes + b.ReturnedBytes,
+		ReturnedBytes: b.ReturnedBytes,
 		ByteClamped:   a.ByteClamped || b.ByteClamped,
 	}
 }

@@ -52,6 +52,10 @@ func (w *wait) end(err error) waitEnd {
 // effectiveMs is the timeout enforced, as the results report it.
 func (w *wait) effectiveMs() int { return int(w.effective / time.Millisecond) }
 
+// effectiveMs is the timeout a wait of ms milliseconds would enforce, for
+// a call that answers without waiting.
+func (h *Handlers) effectiveMs(ms float64) int { return int(h.limits.clampMs(ms) / time.Millisecond) }
+
 // setupContext bounds what a wait does before it starts waiting (finding
 // the pane, starting to watch it): the wait's clock runs from its start,
 // so a tmux server that answers slowly cannot stretch the call much past
