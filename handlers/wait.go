@@ -92,6 +92,11 @@ func (h *Handlers) howEnded(ctx context.Context, err error) waitEnd {
 	return waitFailed
 }
 
+// defaultWaitMs is the timeout of wait_for_text and wait_for_exit when
+// omitted (SEED-CONTRACT 4), and of wait_for_quiet, which follows them. The
+// seed schemas state it only in prose, and they cannot change.
+const defaultWaitMs = 30000
+
 // orDefaultWait is a seed tool's timeoutMs, or its default when omitted.
 func orDefaultWait(ms *int) float64 {
 	if ms == nil {
