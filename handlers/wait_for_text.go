@@ -206,6 +206,7 @@ func (w *textWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitF
 	}
 	kept := keepStreamTail(w.acc[:upto], w.maxLines, w.h.limits.MaxBytes)
 	out.Output = kept.Text
+	out = cut.then(kept.accounting).intoWaitForText(out)
 	if failure != "" {
 		out.StreamFailure = wireFailure(failure)
 	} else if ms >= 0 {
@@ -216,13 +217,12 @@ func (w *textWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitF
 	if outcome != gen.WaitForTextOutputOutcomeMatched {
 		w.addScreen(ctx, &out, len(kept.Text))
 	}
-	a := cut.then(kept.accounting)
-	a.ReturnedBytes += len(out.Screen)
-	return a.intoWaitForText(out)
+	return out
 }
 
 // addScreen fills screen, screenClamped and alreadyOnScreen after a miss,
-// within what the byte ceiling leaves after the output.
+// within what the byte ceiling leaves after the output, and counts the
+// screen as returned.
 func (w *textWait) addScreen(ctx context.Context, out *gen.WaitForTextOutput, used int) {
 	// The call's own context may be what ended the wait; the screen is
 	// still worth a short look.
@@ -235,6 +235,7 @@ func (w *textWait) addScreen(ctx context.Context, out *gen.WaitForTextOutput, us
 	screen := keepTail(trimBlankTail(lines), w.h.limits.MaxLines, w.h.limits.MaxBytes-used)
 	out.Screen = screen.Text
 	out.ScreenClamped = screen.ByteClamped || screen.DroppedLines > 0
+	out.ReturnedBytes += len(screen.Text)
 	if !w.m.empty() {
 		echo := echoSpans(screen.Text, w.h.echo.active(string(w.pane), w.pid))
 		out.AlreadyOnScreen = w.m.onScreen(screen.Text, echo)
@@ -251,7 +252,6 @@ func (w *textWait) notWatched(ctx context.Context, outcome gen.WaitForTextOutput
 		EffectiveTimeoutMs: w.effectiveMs(),
 	}
 	w.addScreen(ctx, &out, 0)
-	out.ReturnedBytes = len(out.Screen)
 	return out
 }
 
