@@ -64,3 +64,15 @@ func TestLines(t *testing.T) {
 		t.Error("lines: nil is the server limit; a request is capped at it")
 	}
 }
+
+// TestAccountingThen checks that text bounded in steps counts every cut
+// once and returns what the last step kept.
+func TestAccountingThen(t *testing.T) {
+	window := accounting{DroppedLines: 2, OmittedBytes: 10}.missing(5)
+	kept := keepStreamTail([]byte("a\nb\nc\n"), 2, 100)
+	got := window.then(kept.accounting)
+	want := accounting{DroppedLines: 3, OmittedBytes: 12, MissedBytes: 5, ReturnedBytes: 4}
+	if kept.Text != "b\nc\n" || got != want {
+		t.Errorf("then = %+v (text %q), want %+v (text %q)", got, kept.Text, want, "b\nc\n")
+	}
+}

@@ -43,10 +43,21 @@ func (w *wait) done() {
 }
 
 // end stops the progress reports and classifies how the wait ended, given
-// what the waiting returned (nil: what was waited for happened).
+// what the waiting returned (nil: what was waited for happened). It is the
+// one classification: no waiting tool maps errors its own way.
 func (w *wait) end(err error) waitEnd {
 	w.stop()
-	return w.h.howEnded(w.call, err)
+	switch {
+	case err == nil:
+		return waitDone
+	case errors.Is(err, live.ErrPaneGone), errors.Is(err, tmuxctl.ErrServerGone), errors.Is(err, tmuxctl.ErrChannelAborted):
+		return waitGone
+	case w.call.Err() != nil || w.h.shutdown.Err() != nil:
+		return waitCancelled
+	case errors.Is(err, context.DeadlineExceeded):
+		return waitTimedOut
+	}
+	return waitFailed
 }
 
 // effectiveMs is the timeout enforced, as the results report it.
@@ -64,8 +75,8 @@ func (w *wait) setupContext() (context.Context, context.CancelFunc) {
 	return context.WithDeadline(w.call, later(w.deadline, time.Now().Add(time.Second)))
 }
 
-// A waitEnd is how a wait ended, in the one classification every waiting
-// tool maps to its own outcomes.
+// A waitEnd is how a wait ended, in the one classification (wait.end) every
+// waiting tool maps to its own outcomes.
 type waitEnd int
 
 const (
@@ -75,22 +86,6 @@ const (
 	waitTimedOut                 // the wait's own timeout passed
 	waitFailed                   // anything else: an error to report
 )
-
-// howEnded classifies err, returned by a wait bounded by a context made with
-// waitContext from ctx.
-func (h *Handlers) howEnded(ctx context.Context, err error) waitEnd {
-	switch {
-	case err == nil:
-		return waitDone
-	case errors.Is(err, live.ErrPaneGone), errors.Is(err, tmuxctl.ErrServerGone), errors.Is(err, tmuxctl.ErrChannelAborted):
-		return waitGone
-	case ctx.Err() != nil || h.shutdown.Err() != nil:
-		return waitCancelled
-	case errors.Is(err, context.DeadlineExceeded):
-		return waitTimedOut
-	}
-	return waitFailed
-}
 
 // defaultWaitMs is the timeout of wait_for_text and wait_for_exit when
 // omitted (SEED-CONTRACT 4), and of wait_for_quiet, which follows them. The
