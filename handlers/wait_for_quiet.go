@@ -46,9 +46,8 @@ type quietWait struct {
 	quiet    time.Duration
 	maxLines int
 
-	acc []byte     // the newest text read, at most waitWindow bytes
-	cut accounting // what the stream missed, and what acc's front lost
-	pos int64
+	window // the newest text read, at most waitWindow bytes
+	pos    int64
 }
 
 func (w *quietWait) run(ctx context.Context, s *live.Stream, start int64) gen.WaitForQuietOutput {
@@ -66,10 +65,10 @@ func (w *quietWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wa
 		}
 		if len(chunk.Text) > 0 || chunk.Missed > 0 {
 			lastOutput = time.Now()
-			w.add(chunk.Text)
 		}
+		w.add(chunk.Text, chunk.Missed)
+		w.trim()
 		w.pos = chunk.End
-		w.cut = w.cut.missing(chunk.Missed)
 		switch {
 		case chunk.Failed != "":
 			return w.result(ctx, s, gen.WaitForQuietOutputOutcomeStreamLost, chunk.Failed)
@@ -104,25 +103,6 @@ func (w *quietWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wa
 		}
 		timer.Stop()
 	}
-}
-
-// add appends text, keeping at most waitWindow bytes and counting the rest.
-func (w *quietWait) add(text []byte) {
-	w.acc = append(w.acc, text...)
-	if len(w.acc) <= waitWindow {
-		return
-	}
-	n := len(w.acc) - waitWindow
-	for n < len(w.acc) && w.acc[n]&0xC0 == 0x80 {
-		n++
-	}
-	for _, b := range w.acc[:n] {
-		if b == '\n' {
-			w.cut.DroppedLines++
-		}
-	}
-	w.cut.OmittedBytes += n
-	w.acc = append(w.acc[:0], w.acc[n:]...)
 }
 
 func (w *quietWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitForQuietOutputOutcome, failure live.Failure) gen.WaitForQuietOutput {

@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"time"
-	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
@@ -12,9 +11,6 @@ import (
 
 const (
 	maxAnyLineBytes = 1024 // a no-pattern match reports at most this much of its line
-	// waitWindow is how much recent text a wait keeps to match across
-	// notifications and to build its output from.
-	waitWindow = 256 << 10
 	// deathCheckInterval is how often a quiet wait double-checks that its
 	// pane still lives: deaths normally arrive as events at once, but tmux
 	// 3.3a can miss a child's exit until it next reaps one.
@@ -66,13 +62,11 @@ type textWait struct {
 	m        *matcher
 	maxLines int
 
-	acc       []byte // recent text; acc[0] is at stream offset accOff
-	accOff    int64
-	start     int64      // where the wait started
-	pos       int64      // end of everything read
-	cut       accounting // what the stream missed, and what acc's front lost: read and matched, but not returned
-	markAfter bool       // the last read ended at a gap in the stream
-	synced    bool       // output in flight at the pane's death has been taken in
+	window
+	start     int64 // where the wait started
+	pos       int64 // end of everything read
+	markAfter bool  // the last read ended at a gap in the stream
+	synced    bool  // output in flight at the pane's death has been taken in
 }
 
 func (w *textWait) run(ctx context.Context, s *live.Stream, start int64) gen.WaitForTextOutput {
@@ -92,9 +86,8 @@ func (w *textWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wai
 			w.accOff = chunk.TextStart
 		}
 		prevLen := len(w.acc)
-		w.acc = append(w.acc, chunk.Text...)
+		w.add(chunk.Text, chunk.Missed)
 		w.pos = chunk.End
-		w.cut = w.cut.missing(chunk.Missed)
 		w.markAfter = chunk.MarkAfter
 
 		echo := echoSpans(string(w.acc), w.h.echo.active(string(w.pane), w.pid))
@@ -154,29 +147,6 @@ func (w *textWait) match(prevLen int, echo [][2]int) (start, end int, ok bool) {
 		return lineStart, lineEnd, true
 	}
 	return 0, 0, false
-}
-
-// trim keeps acc within waitWindow, counting what it drops.
-func (w *textWait) trim() {
-	if len(w.acc) > waitWindow {
-		w.drop(len(w.acc) - waitWindow)
-	}
-}
-
-// drop removes n bytes from acc's front (more, up to the next character,
-// so acc never starts inside one), counting them as omitted.
-func (w *textWait) drop(n int) {
-	for n < len(w.acc) && !utf8.RuneStart(w.acc[n]) {
-		n++
-	}
-	for _, b := range w.acc[:n] {
-		if b == '\n' {
-			w.cut.DroppedLines++
-		}
-	}
-	w.acc = append(w.acc[:0], w.acc[n:]...)
-	w.accOff += int64(n)
-	w.cut.OmittedBytes += n
 }
 
 // result builds the answer for outcome; ms/me is the match in acc, or -1.
