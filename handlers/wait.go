@@ -36,6 +36,15 @@ func (h *Handlers) beginWait(ctx context.Context, ms float64, message string) *w
 	return w
 }
 
+// waitContext bounds a wait by d and by server shutdown. Waits begin with
+// beginWait; calls with a time budget rather than a wait (search_panes,
+// call_read_tools_batch, a launch's start check) use it directly.
+func (h *Handlers) waitContext(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	stop := context.AfterFunc(h.shutdown, cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
 // done releases the wait's context and progress reports.
 func (w *wait) done() {
 	w.stop()
