@@ -5,13 +5,42 @@ import (
 	"unicode/utf8"
 )
 
-// A tail is pane text cut to the line and byte limits, newest kept.
+// An accounting says what bounding a result's text cut and what it kept,
+// in the fields every tool returning pane or stream text reports. The
+// bounding functions below produce it; accounting.go copies it into each
+// output type.
+type accounting struct {
+	DroppedLines  int  // whole lines removed from the front by the line limit
+	OmittedBytes  int  // bytes removed from the front (see each bounding function)
+	MissedBytes   int  // bytes the stream lost before they could be read
+	ReturnedBytes int  // bytes of text returned
+	ByteClamped   bool // whether the byte limit cut the text
+}
+
+// then is the accounting of text bounded by a and then by b (a wait's
+// window, then a call's limits): b's cuts add to a's, and what b kept is
+// what is returned.
+func (a accounting) then(b accounting) accounting {
+	return accounting{
+		DroppedLines:  a.DroppedLines + b.DroppedLines,
+		OmittedBytes:  a.OmittedBytes + b.OmittedBytes,
+		MissedBytes:   a.MissedBytes + b.MissedBytes,
+		ReturnedBytes: b.ReturnedBytes,
+		ByteClamped:   a.ByteClamped || b.ByteClamped,
+	}
+}
+
+// missing adds n bytes that a stream lost before they could be read.
+func (a accounting) missing(n int64) accounting {
+	a.MissedBytes += int(n)
+	return a
+}
+
+// A tail is text cut to the line and byte limits, newest kept, and what
+// the cut cost.
 type tail struct {
-	Text          string
-	DroppedLines  int // whole lines removed from the front by the line limit
-	OmittedBytes  int // bytes removed from the front by the byte limit
-	ReturnedBytes int
-	ByteClamped   bool
+	Text string
+	accounting
 }
 
 // keepTail joins lines and keeps the newest that fit maxLines and maxBytes.
@@ -46,21 +75,14 @@ func cutFront(s string, max int) (string, int) {
 	return s[cut:], cut
 }
 
-// A streamTail is stream text cut to the line and byte limits, newest kept.
-type streamTail struct {
-	Text         string
-	DroppedLines int // whole lines removed from the front by the line limit
-	OmittedBytes int // every byte removed from the front, by either limit
-	ByteClamped  bool
-}
-
 // keepStreamTail keeps the newest maxLines lines of text, then the newest
 // maxBytes bytes of those. Unlike keepTail it counts dropped lines' bytes
-// as omitted, so that for stream reads
-// newCursor − start = missedBytes + omittedBytes + len(text).
-// A final newline ends the last line rather than starting a new one.
-func keepStreamTail(text []byte, maxLines, maxBytes int) streamTail {
-	var t streamTail
+// as omitted (every byte removed from the front, by either limit), so that
+// for stream reads newCursor − start = missedBytes + omittedBytes +
+// returnedBytes. A final newline ends the last line rather than starting a
+// new one.
+func keepStreamTail(text []byte, maxLines, maxBytes int) tail {
+	var t tail
 	cut := 0
 	body := text
 	if len(body) > 0 && body[len(body)-1] == '\n' {
@@ -84,7 +106,7 @@ func keepStreamTail(text []byte, maxLines, maxBytes int) streamTail {
 		}
 	}
 	kept, clamped := cutFront(string(text[cut:]), maxBytes)
-	t.Text = kept
+	t.Text, t.ReturnedBytes = kept, len(kept)
 	t.ByteClamped = clamped > 0
 	t.OmittedBytes = cut + clamped
 	return t

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
@@ -32,11 +31,9 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 	release := s.Hold()
 	defer release()
 
-	wait := time.Duration(0)
-	if in.WaitMs != nil {
-		wait = h.limits.clampMs(float64(*in.WaitMs))
-	}
-	chunk, err := h.readWaiting(ctx, s, start, wait)
+	w := h.beginWait(ctx, float64(deref(in.WaitMs)), "waiting for output in pane "+string(pane))
+	defer w.done()
+	chunk, err := readWaiting(w, s, start)
 	if err != nil {
 		return gen.CaptureSinceOutput{}, h.explain(ctx, err)
 	}
@@ -49,31 +46,24 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 		}
 	}
 	kept := keepStreamTail(chunk.Text, maxLines, h.limits.MaxBytes)
-	return gen.CaptureSinceOutput{
+	return kept.missing(chunk.Missed).intoCaptureSince(gen.CaptureSinceOutput{
 		PaneID:             in.PaneID,
 		Text:               kept.Text,
 		Cursor:             nullableCursor(s.Cursor(chunk.End)),
 		Seeded:             false,
 		Streaming:          true,
-		MissedBytes:        int(chunk.Missed),
-		DroppedLines:       kept.DroppedLines,
-		OmittedBytes:       kept.OmittedBytes,
-		ReturnedBytes:      len(kept.Text),
-		ByteClamped:        kept.ByteClamped,
 		RangeClamped:       false,
-		EffectiveTimeoutMs: int(wait / time.Millisecond),
-	}, nil
+		EffectiveTimeoutMs: w.effectiveMs(),
+	}), nil
 }
 
-// readWaiting reads from off; if no text has arrived and wait is positive,
-// it waits for some, for the pane to die or the stream to end.
-func (h *Handlers) readWaiting(ctx context.Context, s *live.Stream, off int64, wait time.Duration) (live.Chunk, error) {
-	if wait <= 0 {
+// readWaiting reads from off; if no text has arrived, it waits up to w
+// for some, for the pane to die or the stream to end. However the wait
+// ends, the answer is what is there to read.
+func readWaiting(w *wait, s *live.Stream, off int64) (live.Chunk, error) {
+	if w.effective <= 0 {
 		return s.Read(off)
 	}
-	wctx, cancel := h.waitContext(ctx, wait)
-	defer cancel()
-	defer reportProgress(ctx, wait, "waiting for output in pane "+string(s.Pane()))()
 	for {
 		changed := s.Changed()
 		chunk, err := s.Read(off)
@@ -82,7 +72,7 @@ func (h *Handlers) readWaiting(ctx context.Context, s *live.Stream, off int64, w
 		}
 		select {
 		case <-changed:
-		case <-wctx.Done():
+		case <-w.ctx.Done():
 			return s.Read(off)
 		}
 	}
@@ -100,19 +90,15 @@ func (h *Handlers) seed(ctx context.Context, s *live.Stream, mark int64, maxLine
 		lines = nil // the pane closed already; its stream still counts
 	}
 	kept := keepTail(trimBlankTail(lines), maxLines, h.limits.MaxBytes)
-	return gen.CaptureSinceOutput{
+	return kept.intoCaptureSince(gen.CaptureSinceOutput{
 		PaneID:             string(s.Pane()),
 		Text:               kept.Text,
 		Cursor:             nullableCursor(s.Cursor(mark)),
 		Seeded:             true,
 		Streaming:          true,
-		DroppedLines:       kept.DroppedLines,
-		OmittedBytes:       kept.OmittedBytes,
-		ReturnedBytes:      kept.ReturnedBytes,
-		ByteClamped:        kept.ByteClamped,
 		RangeClamped:       kept.DroppedLines > 0,
 		EffectiveTimeoutMs: 0,
-	}, nil
+	}), nil
 }
 
 // captureWithoutStream is the fallback when no control connection can be
@@ -123,15 +109,11 @@ func (h *Handlers) captureWithoutStream(ctx context.Context, pane tmuxctl.PaneID
 		return gen.CaptureSinceOutput{}, h.explain(ctx, err)
 	}
 	kept := keepTail(trimBlankTail(lines), maxLines, h.limits.MaxBytes)
-	return gen.CaptureSinceOutput{
-		PaneID:        string(pane),
-		Text:          kept.Text,
-		Cursor:        nil,
-		Streaming:     false,
-		DroppedLines:  kept.DroppedLines,
-		OmittedBytes:  kept.OmittedBytes,
-		ReturnedBytes: kept.ReturnedBytes,
-		ByteClamped:   kept.ByteClamped,
-		RangeClamped:  kept.DroppedLines > 0,
-	}, nil
+	return kept.intoCaptureSince(gen.CaptureSinceOutput{
+		PaneID:       string(pane),
+		Text:         kept.Text,
+		Cursor:       nil,
+		Streaming:    false,
+		RangeClamped: kept.DroppedLines > 0,
+	}), nil
 }

@@ -27,26 +27,25 @@ func (h *Handlers) WaitForChannel(ctx context.Context, in gen.WaitForChannelInpu
 	if !(in.Timeout > 0) {
 		return gen.WaitForChannelOutput{}, fmt.Errorf("timeout must be a positive number of seconds (fractions allowed, e.g. 0.5); got %v", in.Timeout)
 	}
-	enforced := h.limits.clampMs(in.Timeout * 1000)
+	w := h.beginWait(ctx, in.Timeout*1000, "waiting for channel "+in.Channel)
+	defer w.done()
+	enforced := seconds(w.effective.Seconds())
 	clampNote := ""
-	if float64(enforced) < in.Timeout*float64(time.Second) {
+	if float64(w.effective) < in.Timeout*float64(time.Second) {
 		clampNote = fmt.Sprintf(" (requested %ss, clamped to the server ceiling)", seconds(in.Timeout))
 	}
-	wctx, cancel := h.waitContext(ctx, enforced)
-	defer cancel()
-	stop := reportProgress(ctx, enforced, "waiting for channel "+in.Channel)
-	err = client.WaitFor(wctx, in.Channel)
-	stop()
-	switch {
-	case err == nil:
-		return gen.WaitForChannelOutput{Result: fmt.Sprintf("channel %q was signalled; timeout enforced: %ss%s", in.Channel, seconds(enforced.Seconds()), clampNote)}, nil
-	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && h.shutdown.Err() == nil:
-		return gen.WaitForChannelOutput{}, fmt.Errorf("channel %q was not signalled within the enforced timeout of %ss%s; the wait-for child was killed. tmux keeps the killed waiter queued and it will absorb this channel's next signal, so to wait again use a fresh channel name, signalled with `tmux wait-for -S <name>` (or signal_channel) after the work it marks", in.Channel, seconds(enforced.Seconds()), clampNote)
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	err = client.WaitFor(w.ctx, in.Channel)
+	switch w.end(err) {
+	case waitDone:
+		return gen.WaitForChannelOutput{Result: fmt.Sprintf("channel %q was signalled; timeout enforced: %ss%s", in.Channel, enforced, clampNote)}, nil
+	case waitTimedOut:
+		return gen.WaitForChannelOutput{}, fmt.Errorf("channel %q was not signalled within the enforced timeout of %ss%s; the wait-for child was killed. tmux keeps the killed waiter queued and it will absorb this channel's next signal, so to wait again use a fresh channel name, signalled with `tmux wait-for -S <name>` (or signal_channel) after the work it marks", in.Channel, enforced, clampNote)
+	case waitCancelled:
 		return gen.WaitForChannelOutput{}, fmt.Errorf("wait for channel %q was cancelled before it was signalled; the wait-for child was killed", in.Channel)
-	case errors.Is(err, tmuxctl.ErrChannelAborted):
-		return gen.WaitForChannelOutput{}, fmt.Errorf("the tmux server on socket %s stopped while waiting for channel %q, so it was never signalled", client.Describe(), in.Channel)
-	case errors.Is(err, tmuxctl.ErrServerGone):
+	case waitGone:
+		if errors.Is(err, tmuxctl.ErrChannelAborted) {
+			return gen.WaitForChannelOutput{}, fmt.Errorf("the tmux server on socket %s stopped while waiting for channel %q, so it was never signalled", client.Describe(), in.Channel)
+		}
 		return gen.WaitForChannelOutput{}, h.noServer(client)
 	}
 	return gen.WaitForChannelOutput{}, h.explain(ctx, err)

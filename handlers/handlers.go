@@ -59,10 +59,3 @@ func (l Limits) clampMs(ms float64) time.Duration {
 	}
 	return time.Duration(ms * float64(time.Millisecond))
 }
-
-// waitContext bounds a wait by d and by server shutdown.
-func (h *Handlers) waitContext(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithTimeout(ctx, d)
-	stop := context.AfterFunc(h.shutdown, cancel)
-	return ctx, func() { stop(); cancel() }
-}

@@ -167,7 +167,7 @@ func (h *Handlers) SnapshotPane(ctx context.Context, in gen.SnapshotPaneInput) (
 	}
 	lines := trimBlankTail(s.Lines)
 	kept := keepTail(lines, h.limits.lines(in.MaxLines), h.limits.MaxBytes)
-	return gen.SnapshotPaneOutput{
+	return kept.intoSnapshotPane(gen.SnapshotPaneOutput{
 		PaneID:          string(s.ID),
 		Width:           s.Width,
 		Height:          s.Height,
@@ -180,11 +180,7 @@ func (h *Handlers) SnapshotPane(ctx context.Context, in gen.SnapshotPaneInput) (
 		Dead:            s.Dead,
 		Text:            kept.Text,
 		TotalLines:      len(s.Lines),
-		DroppedLines:    kept.DroppedLines,
-		OmittedBytes:    kept.OmittedBytes,
-		ReturnedBytes:   kept.ReturnedBytes,
-		ByteClamped:     kept.ByteClamped,
-	}, nil
+	}), nil
 }
 
 // nonEmpty returns s for a nullable string field, nil for "".

@@ -46,16 +46,12 @@ func (h *Handlers) CapturePane(ctx context.Context, in gen.CapturePaneInput) (ge
 	}
 	lines = trimBlankTail(lines)
 	kept := keepTail(lines, h.limits.lines(in.MaxLines), h.limits.MaxBytes)
-	return gen.CapturePaneOutput{
-		PaneID:        string(id),
-		Text:          kept.Text,
-		TotalLines:    len(lines),
-		DroppedLines:  kept.DroppedLines,
-		OmittedBytes:  kept.OmittedBytes,
-		ReturnedBytes: kept.ReturnedBytes,
-		ByteClamped:   kept.ByteClamped,
-		RangeClamped:  startClamped || endClamped,
-	}, nil
+	return kept.intoCapturePane(gen.CapturePaneOutput{
+		PaneID:       string(id),
+		Text:         kept.Text,
+		TotalLines:   len(lines),
+		RangeClamped: startClamped || endClamped,
+	}), nil
 }
 
 func clampRow(row *int, first, last int) (*int, bool) {

@@ -18,12 +18,9 @@ import (
 // off.
 func (h *Handlers) WaitForExit(ctx context.Context, in gen.WaitForExitInput) (gen.WaitForExitOutput, error) {
 	pane := tmuxctl.PaneID(in.PaneID)
-	timeoutMs := defaultWaitMs
-	if in.TimeoutMs != nil {
-		timeoutMs = *in.TimeoutMs
-	}
-	timeout := h.limits.clampMs(float64(timeoutMs))
-	out := gen.WaitForExitOutput{EffectiveTimeoutMs: int(timeout / time.Millisecond), ExitStatus: nil, Signal: nil}
+	w := h.beginWait(ctx, orDefaultWait(in.TimeoutMs), "waiting for the program in pane "+string(pane)+" to exit")
+	defer w.done()
+	out := gen.WaitForExitOutput{EffectiveTimeoutMs: w.effectiveMs(), ExitStatus: nil, Signal: nil}
 
 	release, err := h.exits.Hold(ctx, pane, false, false)
 	if err != nil {
@@ -37,11 +34,8 @@ func (h *Handlers) WaitForExit(ctx context.Context, in gen.WaitForExitInput) (ge
 		return out, h.explain(ctx, err)
 	}
 	defer release()
-	wctx, cancel := h.waitContext(ctx, timeout)
-	defer cancel()
-	defer reportProgress(ctx, timeout, "waiting for the program in pane "+string(pane)+" to exit")()
-	e, err := h.exits.Wait(wctx, pane)
-	switch h.howEnded(ctx, err) {
+	e, err := h.exits.Wait(w.ctx, pane)
+	switch w.end(err) {
 	case waitDone:
 		return completed(out, e), nil
 	case waitGone:
@@ -142,7 +136,6 @@ func (h *Handlers) StartProgram(ctx context.Context, in gen.StartProgramInput) (
 	if in.SplitPaneID != nil && (in.Width != nil || in.Height != nil) {
 		return gen.StartProgramOutput{}, errors.New("splitPaneId places the program in an existing window, whose size this call does not change: width and height cannot be combined with it — resize that window (resize_window) or pane (resize_pane) first, or omit splitPaneId for a new window of the size you need")
 	}
-	wait := h.limits.clampMs(float64(in.WaitMs))
 	// start_program reports the program's own pid, so its shell execs it.
 	st, err := h.startProgram(ctx, placement(in.SessionName, in.SplitPaneID, in.WindowName, in.Width, in.Height),
 		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, in.KeepPane, tmuxctl.Gate{})
@@ -150,26 +143,30 @@ func (h *Handlers) StartProgram(ctx context.Context, in gen.StartProgramInput) (
 		return gen.StartProgramOutput{}, err
 	}
 	defer st.release()
+	w := h.beginWait(ctx, float64(in.WaitMs), "waiting for "+in.Argv[0]+" to exit")
+	defer w.done()
 	out := gen.StartProgramOutput{
 		PaneID:          string(st.created.Pane),
 		WindowID:        string(st.created.Window),
 		SessionID:       string(st.created.Session),
 		Pid:             st.created.PID,
 		Running:         true,
-		EffectiveWaitMs: int(wait / time.Millisecond),
+		EffectiveWaitMs: w.effectiveMs(),
 	}
 	if st.stream != nil {
 		cursor := st.stream.Cursor(0)
 		out.Cursor = &cursor
 	}
-	if wait > 0 {
-		wctx, cancel := h.waitContext(ctx, wait)
-		defer cancel()
-		if e, err := h.exits.Wait(wctx, st.created.Pane); err == nil {
+	if w.effective > 0 {
+		// However the wait ends, the program was started: a wait that
+		// did not see it end says it is running.
+		e, err := h.exits.Wait(w.ctx, st.created.Pane)
+		switch w.end(err) {
+		case waitDone:
 			out.Running = false
 			out.ExitStatus = e.Status
 			out.Signal = e.Signal
-		} else if errors.Is(err, live.ErrPaneGone) {
+		case waitGone:
 			out.Running = false
 		}
 	}
@@ -179,7 +176,6 @@ func (h *Handlers) StartProgram(ctx context.Context, in gen.StartProgramInput) (
 // RunProgram runs argv (no shell) in a new pane, waits for it to exit, and
 // returns its status and exactly what it printed.
 func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.RunProgramOutput, error) {
-	timeout := h.limits.clampMs(float64(in.TimeoutMs)) // the schema's default applies when omitted
 	// run_program reports no pid but promises all of the output: its shell
 	// stays until the output is read to the end.
 	nonce := tmuxctl.Nonce(12)
@@ -190,18 +186,16 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 		return gen.RunProgramOutput{}, err
 	}
 	defer st.release()
+	w := h.beginWait(ctx, float64(in.TimeoutMs), "running "+in.Argv[0]) // the schema's default applies when omitted
+	defer w.done()
 	out := gen.RunProgramOutput{
 		PaneID:             string(st.created.Pane),
-		EffectiveTimeoutMs: int(timeout / time.Millisecond),
+		EffectiveTimeoutMs: w.effectiveMs(),
 		ExitStatus:         nil,
 		Signal:             nil,
 	}
-	wctx, cancel := h.waitContext(ctx, timeout)
-	defer cancel()
-	stop := reportProgress(ctx, timeout, "running "+in.Argv[0])
-	e, err := h.exits.Wait(wctx, st.created.Pane)
-	stop()
-	switch h.howEnded(ctx, err) {
+	e, err := h.exits.Wait(w.ctx, st.created.Pane)
+	switch w.end(err) {
 	case waitDone:
 		out.Outcome = gen.RunProgramOutputOutcomeCompleted
 		out.ExitStatus = e.Status
@@ -210,9 +204,10 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 		out.Outcome = gen.RunProgramOutputOutcomeGone
 	case waitCancelled:
 		out.Outcome = gen.RunProgramOutputOutcomeCancelled
+	case waitTimedOut:
+		out.Outcome = gen.RunProgramOutputOutcomeTimedOut // the program runs on in paneId
 	default:
-		// Timed out, or tmux failed us: the program runs on in paneId.
-		out.Outcome = gen.RunProgramOutputOutcomeTimedOut
+		return gen.RunProgramOutput{}, fmt.Errorf("%w; %s may still be running in pane %s", h.explain(ctx, err), in.Argv[0], st.created.Pane)
 	}
 	if out.Outcome == gen.RunProgramOutputOutcomeCompleted && !in.KeepPane {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -227,10 +222,7 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 		if err == nil {
 			kept := keepStreamTail(chunk.Text, h.limits.lines(in.MaxLines), h.limits.MaxBytes)
 			out.Output = kept.Text
-			out.DroppedLines = kept.DroppedLines
-			out.OmittedBytes = kept.OmittedBytes
-			out.MissedBytes = int(chunk.Missed)
-			out.ReturnedBytes = len(kept.Text)
+			out = kept.missing(chunk.Missed).intoRunProgram(out)
 			cursor := st.stream.Cursor(chunk.End)
 			out.Cursor = &cursor
 		}

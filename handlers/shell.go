@@ -51,7 +51,6 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 			kind, shell = k, own
 		}
 	}
-	timeout := h.limits.clampMs(float64(in.TimeoutMs)) // the schema's default applies when omitted
 	s, err := h.hub.Watch(ctx, id)
 	if err != nil {
 		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
@@ -80,7 +79,7 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 		h.commands.forget(c)
 		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
 	}
-	return h.followCommand(ctx, c, timeout, in.MaxLines), nil
+	return h.followCommand(ctx, c, float64(in.TimeoutMs), in.MaxLines), nil // the schema's default applies when omitted
 }
 
 // WaitForCommand waits for a command run_shell_command typed, or returns
@@ -90,14 +89,13 @@ func (h *Handlers) WaitForCommand(ctx context.Context, in gen.WaitForCommandInpu
 	if !ok {
 		return gen.WaitForCommandOutput{}, fmt.Errorf("commandId %q is not known to this server: ids come from run_shell_command, last as long as the server runs, and an ended command's result is kept for the exit grace after its last call", in.CommandID)
 	}
-	timeout := h.limits.clampMs(float64(in.TimeoutMs))
 	var out gen.RunShellCommandOutput
 	if r := h.commands.stored(c); r != nil {
 		out = *r
-		out.EffectiveTimeoutMs = int(timeout / time.Millisecond)
+		out.EffectiveTimeoutMs = h.effectiveMs(float64(in.TimeoutMs)) // the timeout it would have enforced
 		out = recut(out, h.limits.lines(in.MaxLines), h.limits.MaxBytes)
 	} else {
-		out = h.followCommand(ctx, c, timeout, in.MaxLines)
+		out = h.followCommand(ctx, c, float64(in.TimeoutMs), in.MaxLines)
 	}
 	var w gen.WaitForCommandOutput
 	b, err := json.Marshal(out)
@@ -111,11 +109,8 @@ func (h *Handlers) WaitForCommand(ctx context.Context, in gen.WaitForCommandInpu
 func recut(out gen.RunShellCommandOutput, maxLines, maxBytes int) gen.RunShellCommandOutput {
 	kept := keepStreamTail([]byte(out.Output), maxLines, maxBytes)
 	out.Output = kept.Text
-	out.DroppedLines += kept.DroppedLines
-	out.OmittedBytes += kept.OmittedBytes
-	out.ReturnedBytes = len(kept.Text)
 	out.OutputComplete = out.OutputComplete && kept.OmittedBytes == 0
-	return out
+	return fromRunShellCommand(out).then(kept.accounting).intoRunShellCommand(out)
 }
 
 // endOf returns the marker that ended command c, if the stream has seen
@@ -130,21 +125,20 @@ func endOf(c *command) (frame.Marker, bool) {
 	return frame.Marker{}, false
 }
 
-// followCommand waits up to timeout for command c to end and reports
+// followCommand waits up to timeoutMs for command c to end and reports
 // where it is and what it printed so far. An ended command's result is
 // stored for wait_for_command (before maxLines is applied).
-func (h *Handlers) followCommand(ctx context.Context, c *command, timeout time.Duration, maxLines *int) gen.RunShellCommandOutput {
+func (h *Handlers) followCommand(ctx context.Context, c *command, timeoutMs float64, maxLines *int) gen.RunShellCommandOutput {
 	s := c.stream
+	w := h.beginWait(ctx, timeoutMs, "running "+c.id+" in pane "+string(c.pane))
+	defer w.done()
 	out := gen.RunShellCommandOutput{
 		CommandID:          c.id,
 		PaneID:             string(c.pane),
 		Shell:              c.shell,
-		EffectiveTimeoutMs: int(timeout / time.Millisecond),
+		EffectiveTimeoutMs: w.effectiveMs(),
 	}
-	wctx, cancel := h.waitContext(ctx, timeout)
-	defer cancel()
-	defer reportProgress(ctx, timeout, "running "+c.id+" in pane "+string(c.pane))()
-	outcome, start, end, m := h.awaitCommand(ctx, wctx, c)
+	outcome, start, end, m := h.awaitCommand(w, c)
 	out.Outcome = outcome
 	ended := true
 	switch outcome {
@@ -191,10 +185,7 @@ func (h *Handlers) followCommand(ctx context.Context, c *command, timeout time.D
 		}
 		kept := keepStreamTail(text, lines, h.limits.MaxBytes)
 		out.Output = kept.Text
-		out.DroppedLines = kept.DroppedLines
-		out.OmittedBytes = kept.OmittedBytes
-		out.MissedBytes = int(chunk.Missed)
-		out.ReturnedBytes = len(kept.Text)
+		out = kept.missing(chunk.Missed).intoRunShellCommand(out)
 		out.OutputComplete = ended && outcome != gen.RunShellCommandOutputOutcomePaneDied &&
 			chunk.Missed == 0 && kept.OmittedBytes == 0
 		next := chunk.TextStart + int64(len(text))
@@ -252,7 +243,7 @@ func signalOf(m frame.Marker) string {
 // awaitCommand waits for a command's end. It returns the outcome, the
 // stream offsets of the start and end markers (-1 when not seen), and the
 // marker that ended it.
-func (h *Handlers) awaitCommand(ctx, wctx context.Context, c *command) (outcome gen.RunShellCommandOutputOutcome, start, end int64, m frame.Marker) {
+func (h *Handlers) awaitCommand(w *wait, c *command) (outcome gen.RunShellCommandOutputOutcome, start, end int64, m frame.Marker) {
 	s := c.stream
 	start, end = -1, -1
 	for {
@@ -273,9 +264,9 @@ func (h *Handlers) awaitCommand(ctx, wctx context.Context, c *command) (outcome 
 		select {
 		case <-changed:
 		case <-time.After(deathCheckInterval):
-			h.hub.CheckPane(wctx, s.Pane())
-		case <-wctx.Done():
-			if h.howEnded(ctx, wctx.Err()) == waitTimedOut {
+			h.hub.CheckPane(w.ctx, s.Pane())
+		case <-w.ctx.Done():
+			if w.end(w.ctx.Err()) == waitTimedOut {
 				return gen.RunShellCommandOutputOutcomeTimedOut, start, -1, frame.Marker{}
 			}
 			return gen.RunShellCommandOutputOutcomeCancelled, start, -1, frame.Marker{}

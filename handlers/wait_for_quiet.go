@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
@@ -17,20 +16,16 @@ import (
 // the screen at the end and a cursor to continue from.
 func (h *Handlers) WaitForQuiet(ctx context.Context, in gen.WaitForQuietInput) (gen.WaitForQuietOutput, error) {
 	pane := tmuxctl.PaneID(in.PaneID)
-	timeoutMs := defaultWaitMs
-	if in.TimeoutMs != nil {
-		timeoutMs = *in.TimeoutMs
+	w := &quietWait{wait: h.beginWait(ctx, orDefaultWait(in.TimeoutMs), "waiting for pane "+string(pane)+" to go quiet"),
+		pane: pane, quiet: time.Duration(in.QuietMs) * time.Millisecond, maxLines: h.limits.lines(in.MaxLines)}
+	defer w.done()
+	if w.quiet > w.effective {
+		note(ctx, "quietMs (%d) is longer than the timeout enforced (%d ms): the wait can only time out", in.QuietMs, w.effectiveMs())
 	}
-	w := &quietWait{h: h, pane: pane, quiet: time.Duration(in.QuietMs) * time.Millisecond,
-		timeout: h.limits.clampMs(float64(timeoutMs)), maxLines: h.limits.lines(in.MaxLines)}
-	w.deadline = time.Now().Add(w.timeout)
-	if w.quiet > w.timeout {
-		note(ctx, "quietMs (%d) is longer than the timeout enforced (%d ms): the wait can only time out", in.QuietMs, w.timeout/time.Millisecond)
-	}
-	sctx, cancel := context.WithDeadline(ctx, later(w.deadline, time.Now().Add(time.Second)))
+	sctx, cancel := w.setupContext()
 	defer cancel()
 	s, start, err := h.streamAt(sctx, pane, in.Cursor)
-	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && h.shutdown.Err() == nil {
+	if err != nil && w.end(err) == waitTimedOut {
 		note(ctx, "timed out while starting to watch the pane: %v", err)
 		return w.notWatched(ctx, gen.WaitForQuietOutputOutcomeTimedOut), nil
 	}
@@ -46,26 +41,18 @@ func (h *Handlers) WaitForQuiet(ctx context.Context, in gen.WaitForQuietInput) (
 
 // A quietWait is one wait_for_quiet call in progress.
 type quietWait struct {
-	h        *Handlers
+	*wait
 	pane     tmuxctl.PaneID
 	quiet    time.Duration
-	timeout  time.Duration
-	deadline time.Time
 	maxLines int
 
-	acc       []byte // the newest text read, at most waitWindow bytes
-	trimmed   int
-	trimLines int
-	pos       int64
-	missed    int64
+	window // the newest text read, at most waitWindow bytes
+	pos    int64
 }
 
 func (w *quietWait) run(ctx context.Context, s *live.Stream, start int64) gen.WaitForQuietOutput {
 	release := s.Hold()
 	defer release()
-	wctx, cancel := w.h.waitContext(ctx, time.Until(w.deadline))
-	defer cancel()
-	defer reportProgress(ctx, w.timeout, "waiting for pane "+string(w.pane)+" to go quiet")()
 	w.pos = start
 	lastOutput := time.Now() // the quiet period runs from the call, or the last output
 	lastCheck := time.Now()
@@ -78,10 +65,10 @@ func (w *quietWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wa
 		}
 		if len(chunk.Text) > 0 || chunk.Missed > 0 {
 			lastOutput = time.Now()
-			w.add(chunk.Text)
 		}
+		w.add(chunk.Text, chunk.Missed)
+		w.trim()
 		w.pos = chunk.End
-		w.missed += chunk.Missed
 		switch {
 		case chunk.Failed != "":
 			return w.result(ctx, s, gen.WaitForQuietOutputOutcomeStreamLost, chunk.Failed)
@@ -104,12 +91,12 @@ func (w *quietWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wa
 		case <-changed:
 		case <-timer.C:
 			if time.Since(lastCheck) >= deathCheckInterval {
-				w.h.hub.CheckPane(wctx, w.pane)
+				w.h.hub.CheckPane(w.ctx, w.pane)
 				lastCheck = time.Now()
 			}
-		case <-wctx.Done():
+		case <-w.ctx.Done():
 			timer.Stop()
-			if w.h.howEnded(ctx, wctx.Err()) == waitTimedOut {
+			if w.end(w.ctx.Err()) == waitTimedOut {
 				return w.result(ctx, s, gen.WaitForQuietOutputOutcomeTimedOut, "")
 			}
 			return w.result(ctx, s, gen.WaitForQuietOutputOutcomeCancelled, "")
@@ -118,32 +105,11 @@ func (w *quietWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wa
 	}
 }
 
-// add appends text, keeping at most waitWindow bytes and counting the rest.
-func (w *quietWait) add(text []byte) {
-	w.acc = append(w.acc, text...)
-	if len(w.acc) <= waitWindow {
-		return
-	}
-	n := len(w.acc) - waitWindow
-	for n < len(w.acc) && w.acc[n]&0xC0 == 0x80 {
-		n++
-	}
-	for _, b := range w.acc[:n] {
-		if b == '\n' {
-			w.trimLines++
-		}
-	}
-	w.trimmed += n
-	w.acc = append(w.acc[:0], w.acc[n:]...)
-}
-
 func (w *quietWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitForQuietOutputOutcome, failure live.Failure) gen.WaitForQuietOutput {
 	out := w.base(outcome)
 	kept := keepStreamTail(w.acc, w.maxLines, w.h.limits.MaxBytes)
 	out.Output = kept.Text
-	out.DroppedLines = w.trimLines + kept.DroppedLines
-	out.OmittedBytes = w.trimmed + kept.OmittedBytes
-	out.MissedBytes = int(w.missed)
+	out = w.cut.then(kept.accounting).intoWaitForQuiet(out)
 	if failure != "" {
 		f := string(seedFailure(failure))
 		out.StreamFailure = &f
@@ -159,13 +125,14 @@ func (w *quietWait) base(outcome gen.WaitForQuietOutputOutcome) gen.WaitForQuiet
 		PaneID:             string(w.pane),
 		Outcome:            outcome,
 		EffectiveQuietMs:   int(w.quiet / time.Millisecond),
-		EffectiveTimeoutMs: int(w.timeout / time.Millisecond),
+		EffectiveTimeoutMs: w.effectiveMs(),
 		Cursor:             nil,
 		StreamFailure:      nil,
 	}
 }
 
-// addScreen adds what the pane shows now, within the bytes the output left.
+// addScreen adds what the pane shows now, within the bytes the output
+// left, and counts it as returned.
 func (w *quietWait) addScreen(ctx context.Context, out *gen.WaitForQuietOutput, used int) {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
@@ -174,7 +141,7 @@ func (w *quietWait) addScreen(ctx context.Context, out *gen.WaitForQuietOutput, 
 		out.Screen = screen.Text
 		out.ScreenClamped = screen.ByteClamped || screen.DroppedLines > 0
 	}
-	out.ReturnedBytes = len(out.Output) + len(out.Screen)
+	out.ReturnedBytes += len(out.Screen)
 }
 
 // notWatched answers a wait that never watched the pane.

@@ -2,9 +2,7 @@ package handlers
 
 import (
 	"context"
-	"errors"
 	"time"
-	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
@@ -12,14 +10,7 @@ import (
 )
 
 const (
-	// defaultWaitMs is the timeout of wait_for_text and wait_for_exit when
-	// omitted (SEED-CONTRACT 4). Their seed schemas state it only in prose,
-	// and they cannot change; our own tools' schemas state it as "default".
-	defaultWaitMs   = 30000
 	maxAnyLineBytes = 1024 // a no-pattern match reports at most this much of its line
-	// waitWindow is how much recent text a wait keeps to match across
-	// notifications and to build its output from.
-	waitWindow = 256 << 10
 	// deathCheckInterval is how often a quiet wait double-checks that its
 	// pane still lives: deaths normally arrive as events at once, but tmux
 	// 3.3a can miss a child's exit until it next reaps one.
@@ -37,20 +28,13 @@ func (h *Handlers) WaitForText(ctx context.Context, in gen.WaitForTextInput) (ge
 	if err != nil {
 		return gen.WaitForTextOutput{}, err
 	}
-	timeoutMs := defaultWaitMs
-	if in.TimeoutMs != nil {
-		timeoutMs = *in.TimeoutMs
-	}
-	timeout := h.limits.clampMs(float64(timeoutMs))
-	w := &textWait{h: h, pane: pane, m: m, maxLines: h.limits.lines(in.MaxLines), timeout: timeout,
-		deadline: time.Now().Add(timeout)}
-	// The wait's clock runs from here, setting up included: a tmux server
-	// that answers slowly (or not at all) cannot stretch the call past its
-	// timeout by much. Setting up gets a second at least.
-	sctx, cancel := context.WithDeadline(ctx, later(w.deadline, time.Now().Add(time.Second)))
+	w := &textWait{wait: h.beginWait(ctx, orDefaultWait(in.TimeoutMs), "waiting for text in pane "+string(pane)),
+		pane: pane, m: m, maxLines: h.limits.lines(in.MaxLines)}
+	defer w.done()
+	sctx, cancel := w.setupContext()
 	defer cancel()
 	s, start, err := h.streamAt(sctx, pane, in.Cursor)
-	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && h.shutdown.Err() == nil {
+	if err != nil && w.end(err) == waitTimedOut {
 		// tmux was too slow to even start watching within the timeout.
 		note(ctx, "timed out while starting to watch the pane: %v", err)
 		return w.notWatched(ctx, gen.WaitForTextOutputOutcomeTimedOut), nil
@@ -72,31 +56,22 @@ func (h *Handlers) WaitForText(ctx context.Context, in gen.WaitForTextInput) (ge
 
 // A textWait is one wait_for_text call in progress.
 type textWait struct {
-	h        *Handlers
+	*wait
 	pane     tmuxctl.PaneID
 	pid      int
 	m        *matcher
 	maxLines int
-	timeout  time.Duration
-	deadline time.Time // when the wait ends: timeout after the call began
 
-	acc       []byte // recent text; acc[0] is at stream offset accOff
-	accOff    int64
+	window
 	start     int64 // where the wait started
 	pos       int64 // end of everything read
-	missed    int64
-	trimmed   int // bytes dropped from acc's front: read and matched, but not returned
-	trimLines int
-	markAfter bool // the last read ended at a gap in the stream
-	synced    bool // output in flight at the pane's death has been taken in
+	markAfter bool  // the last read ended at a gap in the stream
+	synced    bool  // output in flight at the pane's death has been taken in
 }
 
 func (w *textWait) run(ctx context.Context, s *live.Stream, start int64) gen.WaitForTextOutput {
 	release := s.Hold()
 	defer release()
-	wctx, cancel := w.h.waitContext(ctx, time.Until(w.deadline))
-	defer cancel()
-	defer reportProgress(ctx, w.timeout, "waiting for text in pane "+string(w.pane))()
 	w.start, w.pos, w.accOff = start, start, start
 	for {
 		changed := s.Changed()
@@ -111,9 +86,8 @@ func (w *textWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wai
 			w.accOff = chunk.TextStart
 		}
 		prevLen := len(w.acc)
-		w.acc = append(w.acc, chunk.Text...)
+		w.add(chunk.Text, chunk.Missed)
 		w.pos = chunk.End
-		w.missed += chunk.Missed
 		w.markAfter = chunk.MarkAfter
 
 		echo := echoSpans(string(w.acc), w.h.echo.active(string(w.pane), w.pid))
@@ -140,9 +114,9 @@ func (w *textWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wai
 		select {
 		case <-changed:
 		case <-time.After(deathCheckInterval):
-			w.h.hub.CheckPane(wctx, w.pane)
-		case <-wctx.Done():
-			if w.h.howEnded(ctx, wctx.Err()) == waitTimedOut {
+			w.h.hub.CheckPane(w.ctx, w.pane)
+		case <-w.ctx.Done():
+			if w.end(w.ctx.Err()) == waitTimedOut {
 				return w.result(ctx, s, gen.WaitForTextOutputOutcomeTimedOut, "", -1, -1)
 			}
 			return w.result(ctx, s, gen.WaitForTextOutputOutcomeCancelled, "", -1, -1)
@@ -175,41 +149,18 @@ func (w *textWait) match(prevLen int, echo [][2]int) (start, end int, ok bool) {
 	return 0, 0, false
 }
 
-// trim keeps acc within waitWindow, counting what it drops.
-func (w *textWait) trim() {
-	if len(w.acc) > waitWindow {
-		w.drop(len(w.acc) - waitWindow)
-	}
-}
-
-// drop removes n bytes from acc's front (more, up to the next character,
-// so acc never starts inside one), counting them as omitted.
-func (w *textWait) drop(n int) {
-	for n < len(w.acc) && !utf8.RuneStart(w.acc[n]) {
-		n++
-	}
-	for _, b := range w.acc[:n] {
-		if b == '\n' {
-			w.trimLines++
-		}
-	}
-	w.acc = append(w.acc[:0], w.acc[n:]...)
-	w.accOff += int64(n)
-	w.trimmed += n
-}
-
 // result builds the answer for outcome; ms/me is the match in acc, or -1.
 func (w *textWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitForTextOutputOutcome, failure live.Failure, ms, me int) gen.WaitForTextOutput {
 	out := gen.WaitForTextOutput{
 		PaneID:             string(w.pane),
 		Outcome:            outcome,
-		EffectiveTimeoutMs: int(w.timeout / time.Millisecond),
-		MissedBytes:        int(w.missed),
+		EffectiveTimeoutMs: w.effectiveMs(),
 		Matched:            nil,
 		StreamFailure:      nil,
 		Cursor:             nil,
 		Screen:             "",
 	}
+	cut := w.cut
 	upto := len(w.acc)
 	if ms >= 0 {
 		matched := string(w.acc[ms:me])
@@ -220,13 +171,12 @@ func (w *textWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitF
 		upto = me
 		if w.markAfter {
 			// The cursor stops before the gap, so the gap is not yet missed.
-			out.MissedBytes--
+			cut.MissedBytes--
 		}
 	}
 	kept := keepStreamTail(w.acc[:upto], w.maxLines, w.h.limits.MaxBytes)
 	out.Output = kept.Text
-	out.DroppedLines = w.trimLines + kept.DroppedLines
-	out.OmittedBytes = w.trimmed + kept.OmittedBytes
+	out = cut.then(kept.accounting).intoWaitForText(out)
 	if failure != "" {
 		out.StreamFailure = wireFailure(failure)
 	} else if ms >= 0 {
@@ -237,12 +187,12 @@ func (w *textWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitF
 	if outcome != gen.WaitForTextOutputOutcomeMatched {
 		w.addScreen(ctx, &out, len(kept.Text))
 	}
-	out.ReturnedBytes = len(out.Output) + len(out.Screen)
 	return out
 }
 
 // addScreen fills screen, screenClamped and alreadyOnScreen after a miss,
-// within what the byte ceiling leaves after the output.
+// within what the byte ceiling leaves after the output, and counts the
+// screen as returned.
 func (w *textWait) addScreen(ctx context.Context, out *gen.WaitForTextOutput, used int) {
 	// The call's own context may be what ended the wait; the screen is
 	// still worth a short look.
@@ -255,6 +205,7 @@ func (w *textWait) addScreen(ctx context.Context, out *gen.WaitForTextOutput, us
 	screen := keepTail(trimBlankTail(lines), w.h.limits.MaxLines, w.h.limits.MaxBytes-used)
 	out.Screen = screen.Text
 	out.ScreenClamped = screen.ByteClamped || screen.DroppedLines > 0
+	out.ReturnedBytes += len(screen.Text)
 	if !w.m.empty() {
 		echo := echoSpans(screen.Text, w.h.echo.active(string(w.pane), w.pid))
 		out.AlreadyOnScreen = w.m.onScreen(screen.Text, echo)
@@ -268,10 +219,9 @@ func (w *textWait) notWatched(ctx context.Context, outcome gen.WaitForTextOutput
 	out := gen.WaitForTextOutput{
 		PaneID:             string(w.pane),
 		Outcome:            outcome,
-		EffectiveTimeoutMs: int(w.timeout / time.Millisecond),
+		EffectiveTimeoutMs: w.effectiveMs(),
 	}
 	w.addScreen(ctx, &out, 0)
-	out.ReturnedBytes = len(out.Screen)
 	return out
 }
 

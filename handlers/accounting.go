@@ -1,0 +1,50 @@
+package handlers
+
+import "github.com/tmux-mcp/tmux-mcp/gen"
+
+// Each output type that reports an accounting takes it in through one of
+// these, so no handler copies the fields one by one. Each names only the
+// fields its schema has: a field renamed or removed there breaks the build
+// here.
+
+func (a accounting) intoCapturePane(out gen.CapturePaneOutput) gen.CapturePaneOutput {
+	out.DroppedLines, out.OmittedBytes, out.ReturnedBytes, out.ByteClamped = a.DroppedLines, a.OmittedBytes, a.ReturnedBytes, a.ByteClamped
+	return out
+}
+
+func (a accounting) intoSnapshotPane(out gen.SnapshotPaneOutput) gen.SnapshotPaneOutput {
+	out.DroppedLines, out.OmittedBytes, out.ReturnedBytes, out.ByteClamped = a.DroppedLines, a.OmittedBytes, a.ReturnedBytes, a.ByteClamped
+	return out
+}
+
+func (a accounting) intoCaptureSince(out gen.CaptureSinceOutput) gen.CaptureSinceOutput {
+	out.DroppedLines, out.OmittedBytes, out.ReturnedBytes, out.ByteClamped = a.DroppedLines, a.OmittedBytes, a.ReturnedBytes, a.ByteClamped
+	out.MissedBytes = a.MissedBytes
+	return out
+}
+
+func (a accounting) intoRunProgram(out gen.RunProgramOutput) gen.RunProgramOutput {
+	out.DroppedLines, out.OmittedBytes, out.MissedBytes, out.ReturnedBytes = a.DroppedLines, a.OmittedBytes, a.MissedBytes, a.ReturnedBytes
+	return out
+}
+
+func (a accounting) intoRunShellCommand(out gen.RunShellCommandOutput) gen.RunShellCommandOutput {
+	out.DroppedLines, out.OmittedBytes, out.MissedBytes, out.ReturnedBytes = a.DroppedLines, a.OmittedBytes, a.MissedBytes, a.ReturnedBytes
+	return out
+}
+
+func (a accounting) intoWaitForText(out gen.WaitForTextOutput) gen.WaitForTextOutput {
+	out.DroppedLines, out.OmittedBytes, out.MissedBytes, out.ReturnedBytes = a.DroppedLines, a.OmittedBytes, a.MissedBytes, a.ReturnedBytes
+	return out
+}
+
+func (a accounting) intoWaitForQuiet(out gen.WaitForQuietOutput) gen.WaitForQuietOutput {
+	out.DroppedLines, out.OmittedBytes, out.MissedBytes, out.ReturnedBytes = a.DroppedLines, a.OmittedBytes, a.MissedBytes, a.ReturnedBytes
+	return out
+}
+
+// fromRunShellCommand reads back the accounting of a stored result, which
+// a later call cuts again.
+func fromRunShellCommand(out gen.RunShellCommandOutput) accounting {
+	return accounting{DroppedLines: out.DroppedLines, OmittedBytes: out.OmittedBytes, MissedBytes: out.MissedBytes, ReturnedBytes: out.ReturnedBytes}
+}
