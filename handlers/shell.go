@@ -88,7 +88,7 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 func (h *Handlers) WaitForCommand(ctx context.Context, in gen.WaitForCommandInput) (gen.WaitForCommandOutput, error) {
 	c, ok := h.commands.find(in.CommandID)
 	if !ok {
-		return gen.WaitForCommandOutput{}, fmt.Errorf("commandId %q is not known to this server: ids come from run_shell_command, last as long as the server runs, and an ended command's result is kept for the exit grace after its last call", in.CommandID)
+		return gen.WaitForCommandOutput{}, h.commands.errUnknown(in.CommandID)
 	}
 	timeout := h.limits.clampMs(float64(in.TimeoutMs))
 	var out gen.RunShellCommandOutput
