@@ -29,7 +29,8 @@ func TestCommandIDsDoNotOutliveARestart(t *testing.T) {
 		}
 		t.Cleanup(hub.Close)
 		h := handlers.New(ctx, client, hub, handlers.DefaultLimits)
-		out, err := h.RunShellCommand(ctx, gen.RunShellCommandInput{PaneID: "%0", Command: command, TimeoutMs: 20000})
+		// Forced: the first time, the new pane may not show its shell yet.
+		out, err := h.RunShellCommand(ctx, gen.RunShellCommandInput{PaneID: "%0", Command: command, TimeoutMs: 20000, Force: true})
 		if err != nil || out.Outcome != gen.RunShellCommandOutputOutcomeCompleted {
 			t.Fatalf("run_shell_command %q: %+v, %v", command, out, err)
 		}
