@@ -25,7 +25,7 @@ import (
 // (tmux-mcp, or the command after its flags), performs the initialize
 // handshake, sends each line of its standard input, waits for every reply,
 // and prints the replies in request order, with volatile values (pids,
-// stream generations, times, $WORK) scrubbed.
+// stream generations, commandIds' instance nonces, times, $WORK) scrubbed.
 //
 // Each reply is one line of JSON with sorted keys, except that a result's
 // structuredContent is printed one field per line (a list one element per
@@ -52,7 +52,8 @@ import (
 //
 // A request may use what an earlier reply returned: @cursor:N@ becomes the
 // first cursor in the reply to request N, and @gen:N@ that cursor without
-// its offset (to build a cursor of the same stream). A line that is only
+// its offset (to build a cursor of the same stream); @commandId:N@ becomes
+// the commandId in the reply to request N. A line that is only
 // @after:N@ sends nothing but waits for reply N. Each waits for reply N
 // first, so scripts stay deterministic under -concurrent.
 func mcpReplay(args []string) int {
@@ -264,9 +265,11 @@ func (r *replies) wait(id string, timeout time.Duration) bool {
 	}
 }
 
-var placeholder = regexp.MustCompile(`@(cursor|gen|after):([0-9]+)@`)
+var placeholder = regexp.MustCompile(`@(cursor|gen|commandId|after):([0-9]+)@`)
 
 var firstCursor = regexp.MustCompile(`"cursor":"(ltxc1\.[0-9a-f]{32}\.[0-9]+)"`)
+
+var firstCommandID = regexp.MustCompile(`"commandId":"(cmd\.[0-9a-f]{8}\.[0-9]+)"`)
 
 // fill replaces the placeholders in line with values from earlier replies,
 // waiting for each reply it names.
@@ -284,14 +287,18 @@ func (r *replies) fill(line string, timeout time.Duration) (string, bool) {
 		reply := string(r.byID[id])
 		r.mu.Unlock()
 		value := ""
-		if c := firstCursor.FindStringSubmatch(reply); c != nil {
-			value = c[1]
-			if kind == "gen" {
-				value = value[:strings.LastIndexByte(value, '.')+1]
+		switch kind {
+		case "cursor", "gen":
+			if c := firstCursor.FindStringSubmatch(reply); c != nil {
+				value = c[1]
+				if kind == "gen" {
+					value = value[:strings.LastIndexByte(value, '.')+1]
+				}
 			}
-		}
-		if kind == "after" {
-			value = ""
+		case "commandId":
+			if c := firstCommandID.FindStringSubmatch(reply); c != nil {
+				value = c[1]
+			}
 		}
 		line = line[:m[0]] + value + line[m[1]:]
 	}
@@ -477,6 +484,9 @@ type scrubRule struct {
 func newScrubber(noOffsets bool) *scrubber {
 	s := &scrubber{numbers: map[string]json.Number{"pid": "PID", "createdUnix": "TIME"}}
 	s.strs = append(s.strs, scrubRule{regexp.MustCompile(`ltxc1\.[0-9a-f]{32}\.`), "ltxc1.GEN."})
+	// A commandId's instance nonce; its number stays, as a cursor's offset
+	// does.
+	s.strs = append(s.strs, scrubRule{regexp.MustCompile(`\bcmd\.[0-9a-f]{8}\.`), "cmd.GEN."})
 	if noOffsets {
 		s.strs = append(s.strs, scrubRule{regexp.MustCompile(`ltxc1\.GEN\.[0-9]+`), "ltxc1.GEN.N"})
 	}

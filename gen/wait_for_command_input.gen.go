@@ -9,7 +9,8 @@ import "unicode/utf8"
 
 // Arguments of wait_for_command.
 type WaitForCommandInput struct {
-	// The commandId run_shell_command returned.
+	// The commandId run_shell_command returned, in this run of the server (an id from
+	// before a restart is not known).
 	CommandID string `json:"commandId"`
 
 	// Keep at most this many lines, from the end. Defaults to the server limit.
@@ -34,8 +35,8 @@ func (j *WaitForCommandInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^cmd-[1-9][0-9]*$`, string(plain.CommandID)); !matched {
-		return fmt.Errorf("field %s pattern match: must match %s", "CommandID", `^cmd-[1-9][0-9]*$`)
+	if matched, _ := regexp.MatchString(`^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`, string(plain.CommandID)); !matched {
+		return fmt.Errorf("field %s pattern match: must match %s", "CommandID", `^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`)
 	}
 	if utf8.RuneCountInString(string(plain.CommandID)) > 32 {
 		return fmt.Errorf("field %s length: must be <= %d", "commandId", 32)

@@ -9,8 +9,11 @@ import "regexp"
 
 // Result of wait_for_command: the same shape as run_shell_command's.
 type WaitForCommandOutput struct {
-	// Names this command for wait_for_command, for as long as this server runs (a
-	// result is kept for the server's exit grace after its last call).
+	// Opaque name of this command for wait_for_command, valid for as long as this
+	// server runs (an ended command's result is kept for the server's exit grace
+	// after its last call). Each run of the server names its commands afresh: an id
+	// from an earlier run never names a command of a later one, and is not known
+	// after a restart.
 	CommandID string `json:"commandId"`
 
 	// Stream position after the returned output, to continue with capture_since or
@@ -213,8 +216,8 @@ func (j *WaitForCommandOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^cmd-[1-9][0-9]*$`, string(plain.CommandID)); !matched {
-		return fmt.Errorf("field %s pattern match: must match %s", "CommandID", `^cmd-[1-9][0-9]*$`)
+	if matched, _ := regexp.MatchString(`^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`, string(plain.CommandID)); !matched {
+		return fmt.Errorf("field %s pattern match: must match %s", "CommandID", `^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`)
 	}
 	if 9007199254740991 < plain.DroppedLines {
 		return fmt.Errorf("field %s: must be <= %v", "droppedLines", 9007199254740991)

@@ -3,6 +3,7 @@ package handlers
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,13 +19,17 @@ import (
 // C-z: until its job is gone), or until a command is forced in. Ended commands keep their result for the hub's exit
 // grace after their last call, so wait_for_command can still answer.
 type commandBook struct {
-	mu     sync.Mutex
-	dir    string // private directory of the command files (the hub's)
-	grace  time.Duration
-	now    func() time.Time
-	seq    int
-	byID   map[string]*command
-	byPane map[tmuxctl.PaneID]*command // the newest command typed in each pane
+	mu    sync.Mutex
+	dir   string // private directory of the command files (the hub's)
+	grace time.Duration
+	now   func() time.Time
+	// Ids are cmd.<instance>.<seq>: the instance nonce keeps an id from an
+	// earlier run of the server (which an agent may still hold) from
+	// naming a command of this one.
+	instance string
+	seq      int
+	byID     map[string]*command
+	byPane   map[tmuxctl.PaneID]*command // the newest command typed in each pane
 }
 
 // A command is one framed command typed into a pane.
@@ -43,7 +48,7 @@ type command struct {
 }
 
 func newCommandBook(dir string, grace time.Duration) *commandBook {
-	return &commandBook{dir: dir, grace: grace, now: time.Now, byID: map[string]*command{}, byPane: map[tmuxctl.PaneID]*command{}}
+	return &commandBook{dir: dir, grace: grace, now: time.Now, instance: tmuxctl.Nonce(4), byID: map[string]*command{}, byPane: map[tmuxctl.PaneID]*command{}}
 }
 
 // busy returns the command that still reserves pane p, if any.
@@ -97,11 +102,20 @@ func (b *commandBook) add(c *command, force bool) (*command, bool) {
 		old.release()
 	}
 	b.seq++
-	c.id = "cmd-" + strconv.Itoa(b.seq)
+	c.id = "cmd." + b.instance + "." + strconv.Itoa(b.seq)
 	c.lastCall = b.now()
 	b.byID[c.id] = c
 	b.byPane[c.pane] = c
 	return nil, true
+}
+
+// errUnknown explains why id names no command: it is from another run of
+// the server (its instance part differs), or its result has expired.
+func (b *commandBook) errUnknown(id string) error {
+	if strings.HasPrefix(id, "cmd."+b.instance+".") {
+		return fmt.Errorf("commandId %q is not known (any more): an ended command's result is kept for the exit grace after its last call; the pane itself may still show what it printed (capture_pane)", id)
+	}
+	return fmt.Errorf("commandId %q is not known to this server: it comes from an earlier server run (the server has restarted since) or another server, and commands of an earlier run are not known; look at the pane itself (capture_pane), and use the commandIds run_shell_command returns from now on", id)
 }
 
 // forget drops a command whose line was never typed.

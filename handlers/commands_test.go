@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -14,20 +15,36 @@ func TestEndedCommandsLastTheGraceAfterTheirLastCall(t *testing.T) {
 	now := time.Unix(1000, 0)
 	b := newCommandBook(t.TempDir(), time.Minute)
 	b.now = func() time.Time { return now }
-	c := &command{id: "cmd-1", pane: "%1", result: &gen.RunShellCommandOutput{Outcome: gen.RunShellCommandOutputOutcomeCompleted}, lastCall: now}
+	id := "cmd." + b.instance + ".1"
+	c := &command{id: id, pane: "%1", result: &gen.RunShellCommandOutput{Outcome: gen.RunShellCommandOutputOutcomeCompleted}, lastCall: now}
 	b.byID[c.id], b.byPane[c.pane] = c, c
 	for range 3 {
 		now = now.Add(50 * time.Second)
-		if _, ok := b.find("cmd-1"); !ok {
+		if _, ok := b.find(id); !ok {
 			t.Fatalf("forgotten 50 s after its last call")
 		}
 	}
 	now = now.Add(61 * time.Second)
-	if _, ok := b.find("cmd-1"); ok {
+	if _, ok := b.find(id); ok {
 		t.Fatal("still kept 61 s after its last call, with a 60 s grace")
 	}
 	if b.byPane["%1"] != nil {
 		t.Error("the pane still names the forgotten command")
+	}
+}
+
+// TestUnknownIDsSayWhy: an id of another server run is told apart from
+// an expired one of this run.
+func TestUnknownIDsSayWhy(t *testing.T) {
+	b := newCommandBook(t.TempDir(), time.Minute)
+	if other := newCommandBook(t.TempDir(), time.Minute); other.instance == b.instance {
+		t.Fatalf("two books share the instance %s", b.instance)
+	}
+	if err := b.errUnknown("cmd." + b.instance + ".3"); strings.Contains(err.Error(), "earlier server run") {
+		t.Errorf("an id of this run: %v", err)
+	}
+	if err := b.errUnknown("cmd.0000000g.3"); !strings.Contains(err.Error(), "earlier server run") {
+		t.Errorf("an id of another run: %v", err)
 	}
 }
 

@@ -40,6 +40,14 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 		// starting (its rc file runs a program): forced, the command is
 		// typed ahead, in that shell's syntax, and runs when it reads it.
 		own := processName(p.PID)
+		// A shell still starting is not told apart from a busy one, so
+		// both need force. "Its child is in the foreground and it has
+		// never shown a prompt" cannot be known: a stream started now
+		// has not seen the shell's past (an hour-old shell running vim
+		// looks the same), prompts are arbitrary text, and even a shell
+		// truly in its rc file may be running a program that reads the
+		// terminal (a passphrase prompt, read), which would take the
+		// typed line as vim would.
 		if !in.Force {
 			if shellOf(own) != notShell {
 				return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is running %q in its shell (%s), which is busy or still starting; typing a command there would go to that program. Wait for it, or pass force:true to type the command ahead: it runs when the shell reads it (state not_started until then)", id, p.Command, own)
@@ -87,7 +95,7 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 func (h *Handlers) WaitForCommand(ctx context.Context, in gen.WaitForCommandInput) (gen.WaitForCommandOutput, error) {
 	c, ok := h.commands.find(in.CommandID)
 	if !ok {
-		return gen.WaitForCommandOutput{}, fmt.Errorf("commandId %q is not known to this server: ids come from run_shell_command, last as long as the server runs, and an ended command's result is kept for the exit grace after its last call", in.CommandID)
+		return gen.WaitForCommandOutput{}, h.commands.errUnknown(in.CommandID)
 	}
 	var out gen.RunShellCommandOutput
 	if r := h.commands.stored(c); r != nil {

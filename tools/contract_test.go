@@ -261,10 +261,14 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 		{"break_pane", map[string]any{"paneId": "%9", "name": "broken"}},
 		{"join_pane", map[string]any{"paneId": "%9", "targetPaneId": "%8"}},
 		{"move_window", map[string]any{"windowId": "@7", "sessionId": "$0"}},
-		{"wait_for_command", map[string]any{"commandId": "cmd-1", "timeoutMs": 5000}},
+		{"wait_for_command", map[string]any{"timeoutMs": 5000}}, // commandId: run_shell_command's
 	}
 	covered := map[string]bool{}
+	var commandID any
 	for _, c := range calls {
+		if c.tool == "wait_for_command" {
+			c.args["commandId"] = commandID
+		}
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
 		if err != nil {
 			t.Fatalf("%s: %v", c.tool, err)
@@ -283,6 +287,9 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 		raw, _ := json.Marshal(res.StructuredContent)
 		var instance any
 		json.Unmarshal(raw, &instance)
+		if c.tool == "run_shell_command" {
+			commandID = instance.(map[string]any)["commandId"]
+		}
 		if err := resolved.Validate(instance); err != nil {
 			t.Errorf("%s: structuredContent %s does not validate: %v", c.tool, raw, err)
 		}
