@@ -116,10 +116,7 @@ func writeFrame(dir, nonce, command, label string, kind shellKind) (frameFiles, 
 			"unset __tmux_mcp_n __tmux_mcp_c __tmux_mcp_job __tmux_mcp_r\nTRY_BLOCK_ERROR=0\n"+
 			"else\nprintf '%s' \"$__tmux_mcp_status\"\nTRY_BLOCK_ERROR=0\nfi\n}\n"+
 			"eval \"unset __tmux_mcp_status; return $__tmux_mcp_status\"\n", start, q, abort, scratch, scratch, stop, end)
-		// zsh reads # as a comment on the command line only with
-		// INTERACTIVE_COMMENTS, off by default: the label goes to ":"
-		// instead, before the runner so that $? after it is the command's.
-		f.typed = " : " + zshLabel(label) + "; . " + tmuxctl.ShellQuote(f.runner)
+		f.typed = labelled(label) + " . " + tmuxctl.ShellQuote(f.runner)
 	default:
 		runner = bashForget(nonce) + fmt.Sprintf("printf '%[1]s'\n"+
 			"if [ -n \"${BASH_VERSION-}\" ]; then\n"+
@@ -161,7 +158,7 @@ func writeFrame(dir, nonce, command, label string, kind shellKind) (frameFiles, 
 			start, abort, scratch, shellQuoteInSingle(scratch), q, stop, end)
 		// A leading space keeps the line out of bash and zsh history when
 		// they ignore space-prefixed lines.
-		f.typed = " . " + tmuxctl.ShellQuote(f.runner) + comment(label)
+		f.typed = labelled(label) + " . " + tmuxctl.ShellQuote(f.runner)
 	}
 	if !strings.HasSuffix(command, "\n") {
 		command += "\n"
@@ -226,7 +223,8 @@ func commandLabel(command string) string {
 	return strings.Join(strings.Fields(b.String()), " ")
 }
 
-// comment is the label as a trailing comment (POSIX shells, fish).
+// comment is the label as a trailing comment (fish, which always reads #
+// as one).
 func comment(label string) string {
 	if label == "" {
 		return ""
@@ -234,9 +232,16 @@ func comment(label string) string {
 	return " # " + label
 }
 
-// zshLabel is the label as one inert word for zsh's ":".
-func zshLabel(label string) string {
-	return "'" + label + "'"
+// labelled puts the label before the runner as one single-quoted word for
+// ":" (the label has no "'"), so it is inert even where "#" starts no
+// comment: zsh without INTERACTIVE_COMMENTS (its default), bash with
+// interactive_comments off. It goes first so that $? after the runner is
+// the command's.
+func labelled(label string) string {
+	if label == "" {
+		return ""
+	}
+	return " : '" + label + "';"
 }
 
 // bashForget is the runner's first line in POSIX shells: in bash it

@@ -480,7 +480,7 @@ var Catalogue = []Tool{
 			"terminal escapes removed, newest kept within maxLines and the byte ceiling. The command runs in " +
 			"the shell itself, as if typed, so cd and exported variables persist; it is passed through a private " +
 			"file, so any length and any characters work (quotes, newlines, several lines); the typed line shows " +
-			"its first line as a comment for anyone watching. Works in bash, zsh, dash/sh, ksh and fish. The pane " +
+			"its first line, made inert, for anyone watching. Works in bash, zsh, dash/sh, ksh and fish. The pane " +
 			"must be at a shell prompt: a pane running another program is refused, naming it, unless force. Every " +
 			"result carries a commandId and a state (not_started: typed but the shell has not read it yet, e.g. " +
 			"still starting; running; ended). If timeoutMs (30 s by default, clamped to the server ceiling) passes, " +
