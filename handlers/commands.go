@@ -166,16 +166,31 @@ func (b *commandBook) end(c *command, out gen.RunShellCommandOutput, m frame.Mar
 	c.release()
 }
 
-// sweepLocked forgets ended commands whose last call is older than the
-// grace.
+// sweepLocked forgets commands whose last call is older than the grace:
+// those with a stored result, those that ended with nobody waiting (their
+// hold on the stream goes too, so the pane's pipe can close when idle),
+// and those another command was forced over. A command still running in
+// its pane is kept: it reserves the pane.
 func (b *commandBook) sweepLocked() {
 	now := b.now()
 	for id, c := range b.byID {
-		if c.result != nil && now.Sub(c.lastCall) > b.grace {
-			delete(b.byID, id)
+		if now.Sub(c.lastCall) <= b.grace {
+			continue
+		}
+		if c.result == nil {
 			if b.byPane[c.pane] == c {
-				delete(b.byPane, c.pane)
+				_, ended := endOf(c)
+				dead, failure := c.stream.State()
+				if !ended && !dead && failure == "" {
+					continue
+				}
+				c.files.remove()
 			}
+			c.release()
+		}
+		delete(b.byID, id)
+		if b.byPane[c.pane] == c {
+			delete(b.byPane, c.pane)
 		}
 	}
 }

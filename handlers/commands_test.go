@@ -94,3 +94,26 @@ func TestOutcomeOfMarkers(t *testing.T) {
 func markerOf(kind string, status int, detail string) frame.Marker {
 	return frame.Marker{Nonce: "n", Kind: frame.Kind(kind), Status: status, Detail: detail}
 }
+
+// TestForcedOverCommandsAreForgotten: a command another was forced over
+// never ends in the book; it goes a grace after its last call, with its
+// hold on the stream.
+func TestForcedOverCommandsAreForgotten(t *testing.T) {
+	now := time.Unix(1000, 0)
+	b := newCommandBook(t.TempDir(), time.Minute)
+	b.now = func() time.Time { return now }
+	released := 0
+	old := &command{id: "cmd." + b.instance + ".1", pane: "%1", lastCall: now, release: func() { released++ }}
+	newer := &command{id: "cmd." + b.instance + ".2", pane: "%1", result: &gen.RunShellCommandOutput{}, lastCall: now.Add(time.Hour)}
+	b.byID[old.id], b.byID[newer.id], b.byPane["%1"] = old, newer, newer
+	now = now.Add(61 * time.Second)
+	if _, ok := b.find(old.id); ok {
+		t.Error("a forced-over command is kept past the grace")
+	}
+	if released != 1 {
+		t.Errorf("its hold on the stream was released %d times, want 1", released)
+	}
+	if _, ok := b.find(newer.id); !ok {
+		t.Error("the newer command was forgotten too")
+	}
+}
