@@ -190,9 +190,17 @@ func TestLeftoverFootprints(t *testing.T) {
 			if tc.shell {
 				shell := newPane(t, sock, "sh")
 				want[shell] = pipeOption
-				m.start("tools/call", map[string]any{"name": "run_shell_command", "arguments": map[string]any{
+				reply := m.start("tools/call", map[string]any{"name": "run_shell_command", "arguments": map[string]any{
 					"paneId": shell, "command": "sleep 1000", "timeoutMs": 30000}})
 				awaitInFlight(t, m, sock, shell, shellSign)
+				if t.Failed() {
+					select {
+					case r := <-reply:
+						t.Logf("run_shell_command had answered: %s", r)
+					default:
+						t.Logf("run_shell_command had not answered; pane: %s", tmuxtest.Run(t, sock, "capture-pane", "-p", "-t", shell))
+					}
+				}
 			}
 			want[untouched] = ""
 
