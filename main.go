@@ -42,6 +42,7 @@ type config struct {
 	maxLines, maxBytes     int
 	streamBuffer           int
 	streamIdle, exitGrace  time.Duration
+	startGrace             time.Duration
 	showVersion            bool
 }
 
@@ -97,6 +98,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	intFlag(&c.maxBytes, "max-bytes", "TMUX_MCP_MAX_BYTES", handlers.DefaultLimits.MaxBytes, "most bytes of text in one result")
 	intFlag(&c.streamBuffer, "stream-buffer", "TMUX_MCP_STREAM_BUFFER", live.DefaultOptions.BufferBytes, "bytes of output kept per watched pane")
 	durFlag(&c.streamIdle, "stream-idle", "TMUX_MCP_STREAM_IDLE", live.DefaultOptions.Idle, "a pane stream unread this long expires")
+	durFlag(&c.startGrace, "start-grace", "TMUX_MCP_START_GRACE", handlers.DefaultLimits.StartGrace, "a program create_session, create_window or split_window starts that exits within this is reported as not started")
 	durFlag(&c.exitGrace, "exit-grace", "TMUX_MCP_EXIT_GRACE", live.DefaultOptions.ExitGrace, "how long a pane's exit status is held after the last wait on it")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	fs.Usage = func() {
@@ -129,7 +131,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	for _, r := range []struct {
 		name string
 		v    time.Duration
-	}{{"--stream-idle", c.streamIdle}, {"--exit-grace", c.exitGrace}} {
+	}{{"--stream-idle", c.streamIdle}, {"--exit-grace", c.exitGrace}, {"--start-grace", c.startGrace}} {
 		if r.v <= 0 || r.v > 7*24*time.Hour {
 			errs = append(errs, fmt.Errorf("%s must be a positive duration of at most 168h, got %v", r.name, r.v))
 		}
@@ -186,6 +188,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			WaitCeiling: time.Duration(cfg.waitCeilingMs) * time.Millisecond,
 			MaxLines:    cfg.maxLines,
 			MaxBytes:    cfg.maxBytes,
+			StartGrace:  cfg.startGrace,
 		},
 		Live: live.Options{BufferBytes: cfg.streamBuffer, Idle: cfg.streamIdle, ExitGrace: cfg.exitGrace},
 		Tier: tier,

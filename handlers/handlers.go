@@ -13,10 +13,13 @@ type Limits struct {
 	WaitCeiling time.Duration // longest wait any call may make
 	MaxLines    int           // most lines of pane text in one result
 	MaxBytes    int           // most bytes across the text fields of one result
+	// StartGrace: a program create_* starts that exits within this of its
+	// exec is reported as one that could not start.
+	StartGrace time.Duration
 }
 
 // DefaultLimits are the server defaults of DESIGN §4.
-var DefaultLimits = Limits{WaitCeiling: 50 * time.Second, MaxLines: 200, MaxBytes: 65536}
+var DefaultLimits = Limits{WaitCeiling: 50 * time.Second, MaxLines: 200, MaxBytes: 65536, StartGrace: 250 * time.Millisecond}
 
 // Handlers serves every tool against one tmux server.
 type Handlers struct {

@@ -16,11 +16,8 @@ import (
 // How long a create call looks for a program that cannot start: the
 // gating shell says when it execs a program it found (markerWait bounds
 // the wait for that on a slow machine), and a program that then exits
-// within startGrace is taken to have failed at once.
-const (
-	markerWait = 5 * time.Second
-	startGrace = 250 * time.Millisecond
-)
+// within the start grace (Limits.StartGrace) is taken to have failed at once.
+const markerWait = 5 * time.Second
 
 // launched is what create_session, create_window and split_window made.
 type launched struct {
@@ -101,7 +98,7 @@ func (h *Handlers) launch(ctx context.Context, spawn tmuxctl.Spawn, kind string,
 }
 
 // exitedAtOnce waits for the program in pane to be exec'd (the marker
-// with nonce in s) and then startGrace more, and reports its exit if it
+// with nonce in s) and then the start grace more, and reports its exit if it
 // ended meanwhile.
 func (h *Handlers) exitedAtOnce(ctx context.Context, s *live.Stream, pane tmuxctl.PaneID, nonce string) (live.Exit, bool) {
 	wctx, cancel := h.waitContext(ctx, markerWait)
@@ -119,14 +116,14 @@ func (h *Handlers) exitedAtOnce(ctx context.Context, s *live.Stream, pane tmuxct
 	// marker to wait for, so it starts now.
 	var graceEnds <-chan time.Time
 	if s == nil {
-		graceEnds = time.After(startGrace)
+		graceEnds = time.After(h.limits.StartGrace)
 	}
 	for {
 		var changed <-chan struct{}
 		if graceEnds == nil {
 			changed = s.Changed()
 			if _, ok := s.FindMarker(nonce, frame.Exec); ok {
-				graceEnds = time.After(startGrace)
+				graceEnds = time.After(h.limits.StartGrace)
 				changed = nil
 			}
 		}
