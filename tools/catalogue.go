@@ -381,9 +381,11 @@ var Catalogue = []Tool{
 	{
 		Name:  "send_keys",
 		Title: "Send keys to a pane",
-		Description: "Type into a pane. keys is either a string or a sequence. A string is typed, then Enter " +
-			"is pressed (enter:false leaves the line unsubmitted); a string that is one tmux key name — C-c, " +
-			"Enter, Escape, Up, F5, M-x — is sent as that key, anything else as text (literal:true: always text). " +
+		Description: "Type into a pane: a string of text (then Enter), one key name such as C-c (sent alone, " +
+			"no Enter after it), or a sequence of both. A string that is one tmux key name — C-c, C-d, Enter, " +
+			"Escape, Up, F5, M-x — is sent as that key alone (enter:true adds an Enter); any other string is typed " +
+			"as text, then Enter is pressed (enter:false leaves the line unsubmitted; literal:true types even a key " +
+			"name as text). " +
 			"A sequence mixes text and keys in one call, sent in order by one tmux client with nothing added: " +
 			"[{\"text\":\"x = 1\"},{\"key\":\"Enter\"},{\"key\":\"C-d\"}]; text items are typed exactly, key items " +
 			"must be tmux key names (an unknown one is an error listing the valid forms). sent says what went as " +
