@@ -51,8 +51,9 @@ import (
 // printed after the others. A line that is not a JSON object is sent as is.
 //
 // A request may use what an earlier reply returned: @cursor:N@ becomes the
-// first cursor in the reply to request N, and @gen:N@ that cursor without
-// its offset (to build a cursor of the same stream). A line that is only
+// first cursor in the reply to request N, @cutCursor:N@ its first cutCursor,
+// and @gen:N@ that cursor without its offset (to build a cursor of the same
+// stream). A line that is only
 // @after:N@ sends nothing but waits for reply N. Each waits for reply N
 // first, so scripts stay deterministic under -concurrent.
 func mcpReplay(args []string) int {
@@ -264,9 +265,11 @@ func (r *replies) wait(id string, timeout time.Duration) bool {
 	}
 }
 
-var placeholder = regexp.MustCompile(`@(cursor|gen|after):([0-9]+)@`)
+var placeholder = regexp.MustCompile(`@(cursor|cutCursor|gen|after):([0-9]+)@`)
 
 var firstCursor = regexp.MustCompile(`"cursor":"(ltxc1\.[0-9a-f]{32}\.[0-9]+)"`)
+
+var firstCutCursor = regexp.MustCompile(`"cutCursor":"(ltxc1\.[0-9a-f]{32}\.[0-9]+)"`)
 
 // fill replaces the placeholders in line with values from earlier replies,
 // waiting for each reply it names.
@@ -283,8 +286,11 @@ func (r *replies) fill(line string, timeout time.Duration) (string, bool) {
 		r.mu.Lock()
 		reply := string(r.byID[id])
 		r.mu.Unlock()
-		value := ""
-		if c := firstCursor.FindStringSubmatch(reply); c != nil {
+		value, found := "", firstCursor
+		if kind == "cutCursor" {
+			found = firstCutCursor
+		}
+		if c := found.FindStringSubmatch(reply); c != nil {
 			value = c[1]
 			if kind == "gen" {
 				value = value[:strings.LastIndexByte(value, '.')+1]
