@@ -51,9 +51,10 @@ import (
 // printed after the others. A line that is not a JSON object is sent as is.
 //
 // A request may use what an earlier reply returned: @cursor:N@ becomes the
-// first cursor in the reply to request N, and @gen:N@ that cursor without
-// its offset (to build a cursor of the same stream); @commandId:N@ becomes
-// the commandId in the reply to request N. A line that is only
+// first cursor in the reply to request N, @cutCursor:N@ its first
+// cutCursor, and @gen:N@ that cursor without its offset (to build a cursor
+// of the same stream); @commandId:N@ becomes the commandId in the reply to
+// request N. A line that is only
 // @after:N@ sends nothing but waits for reply N. Each waits for reply N
 // first, so scripts stay deterministic under -concurrent.
 func mcpReplay(args []string) int {
@@ -265,9 +266,11 @@ func (r *replies) wait(id string, timeout time.Duration) bool {
 	}
 }
 
-var placeholder = regexp.MustCompile(`@(cursor|gen|commandId|after):([0-9]+)@`)
+var placeholder = regexp.MustCompile(`@(cursor|cutCursor|gen|commandId|after):([0-9]+)@`)
 
 var firstCursor = regexp.MustCompile(`"cursor":"(ltxc1\.[0-9a-f]{32}\.[0-9]+)"`)
+
+var firstCutCursor = regexp.MustCompile(`"cutCursor":"(ltxc1\.[0-9a-f]{32}\.[0-9]+)"`)
 
 var firstCommandID = regexp.MustCompile(`"commandId":"(cmd\.[0-9a-f]{8}\.[0-9]+)"`)
 
@@ -294,6 +297,10 @@ func (r *replies) fill(line string, timeout time.Duration) (string, bool) {
 				if kind == "gen" {
 					value = value[:strings.LastIndexByte(value, '.')+1]
 				}
+			}
+		case "cutCursor":
+			if c := firstCutCursor.FindStringSubmatch(reply); c != nil {
+				value = c[1]
 			}
 		case "commandId":
 			if c := firstCommandID.FindStringSubmatch(reply); c != nil {

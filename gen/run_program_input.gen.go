@@ -4,6 +4,7 @@ package gen
 
 import "encoding/json"
 import "fmt"
+import "reflect"
 import "regexp"
 import "unicode/utf8"
 
@@ -22,11 +23,20 @@ type RunProgramInput struct {
 	// Terminal height in rows the program gets, as width.
 	Height *int `json:"height,omitempty,omitzero"`
 
+	// Which part of long output to keep within maxLines and the byte ceiling: tail,
+	// the newest lines (the default); head, the first lines; both, the first half and
+	// the last half of maxLines, with the part between left out. Nothing is added to
+	// the output to mark a cut: omittedAtLine says where it is, droppedLines and
+	// omittedBytes how much, and cutCursor is where capture_since reads it from.
+	Keep RunProgramInputKeep `json:"keep,omitempty,omitzero"`
+
 	// Keep the pane after the program exits; by default it is closed once its output
 	// and status are read.
 	KeepPane bool `json:"keepPane,omitempty,omitzero"`
 
-	// Keep at most this many lines, from the end. Defaults to the server limit.
+	// Keep at most this many lines (which ones: see keep). Defaults to the server
+	// limit; a larger value is clamped to it, and the result says so
+	// (maxLinesClamped, effectiveMaxLines).
 	MaxLines *int `json:"maxLines,omitempty,omitzero"`
 
 	// Run in a new window of the session with this exact name (created if it does not
@@ -46,6 +56,38 @@ type RunProgramInput struct {
 
 // Environment variables to set for the program, name to value.
 type RunProgramInputEnv map[string]string
+
+type RunProgramInputKeep string
+
+const RunProgramInputKeepBoth RunProgramInputKeep = "both"
+const RunProgramInputKeepHead RunProgramInputKeep = "head"
+const RunProgramInputKeepTail RunProgramInputKeep = "tail"
+
+var enumValues_RunProgramInputKeep = []interface{}{
+	"tail",
+	"head",
+	"both",
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (j *RunProgramInputKeep) UnmarshalJSON(value []byte) error {
+	var v string
+	if err := json.Unmarshal(value, &v); err != nil {
+		return err
+	}
+	var ok bool
+	for _, expected := range enumValues_RunProgramInputKeep {
+		if reflect.DeepEqual(v, expected) {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return fmt.Errorf("invalid value (expected one of %#v): %#v", enumValues_RunProgramInputKeep, v)
+	}
+	*j = RunProgramInputKeep(v)
+	return nil
+}
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (j *RunProgramInput) UnmarshalJSON(value []byte) error {
@@ -75,6 +117,9 @@ func (j *RunProgramInput) UnmarshalJSON(value []byte) error {
 	}
 	if plain.Height != nil && 1 > *plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 1)
+	}
+	if v, ok := raw["keep"]; !ok || v == nil {
+		plain.Keep = "tail"
 	}
 	if v, ok := raw["keepPane"]; !ok || v == nil {
 		plain.KeepPane = false

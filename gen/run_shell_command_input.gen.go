@@ -4,6 +4,7 @@ package gen
 
 import "encoding/json"
 import "fmt"
+import "reflect"
 import "regexp"
 import "unicode/utf8"
 
@@ -17,7 +18,16 @@ type RunShellCommandInput struct {
 	// running a known shell, or is still busy with an earlier framed command.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// Keep at most this many lines, from the end. Defaults to the server limit.
+	// Which part of long output to keep within maxLines and the byte ceiling: tail,
+	// the newest lines (the default); head, the first lines; both, the first half and
+	// the last half of maxLines, with the part between left out. Nothing is added to
+	// the output to mark a cut: omittedAtLine says where it is, droppedLines and
+	// omittedBytes how much, and cutCursor is where capture_since reads it from.
+	Keep RunShellCommandInputKeep `json:"keep,omitempty,omitzero"`
+
+	// Keep at most this many lines (which ones: see keep). Defaults to the server
+	// limit; a larger value is clamped to it, and the result says so
+	// (maxLinesClamped, effectiveMaxLines).
 	MaxLines *int `json:"maxLines,omitempty,omitzero"`
 
 	// A pane whose foreground program is a shell at its prompt (bash, zsh, dash/sh,
@@ -27,6 +37,38 @@ type RunShellCommandInput struct {
 	// How long to wait for the command to finish: 30 s when omitted, clamped to the
 	// server ceiling. On timeout it keeps running.
 	TimeoutMs int `json:"timeoutMs,omitempty,omitzero"`
+}
+
+type RunShellCommandInputKeep string
+
+const RunShellCommandInputKeepBoth RunShellCommandInputKeep = "both"
+const RunShellCommandInputKeepHead RunShellCommandInputKeep = "head"
+const RunShellCommandInputKeepTail RunShellCommandInputKeep = "tail"
+
+var enumValues_RunShellCommandInputKeep = []interface{}{
+	"tail",
+	"head",
+	"both",
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (j *RunShellCommandInputKeep) UnmarshalJSON(value []byte) error {
+	var v string
+	if err := json.Unmarshal(value, &v); err != nil {
+		return err
+	}
+	var ok bool
+	for _, expected := range enumValues_RunShellCommandInputKeep {
+		if reflect.DeepEqual(v, expected) {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return fmt.Errorf("invalid value (expected one of %#v): %#v", enumValues_RunShellCommandInputKeep, v)
+	}
+	*j = RunShellCommandInputKeep(v)
+	return nil
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -54,6 +96,9 @@ func (j *RunShellCommandInput) UnmarshalJSON(value []byte) error {
 	}
 	if v, ok := raw["force"]; !ok || v == nil {
 		plain.Force = false
+	}
+	if v, ok := raw["keep"]; !ok || v == nil {
+		plain.Keep = "tail"
 	}
 	if plain.MaxLines != nil && 9007199254740991 < *plain.MaxLines {
 		return fmt.Errorf("field %s: must be <= %v", "maxLines", 9007199254740991)

@@ -20,8 +20,21 @@ type RunShellCommandOutput struct {
 	// wait_for_text.
 	Cursor RunShellCommandOutputCursor `json:"cursor"`
 
-	// Whole lines dropped from the front by maxLines.
+	// A capture_since cursor at the first byte left out (with this result's paneId):
+	// capture_since from it returns the left-out part and what followed it — the
+	// newest kept within capture_since's own limits, as always, so a left-out part
+	// longer than those is only partly seen, and its droppedLines says so. null when
+	// nothing was left out, or that part is no longer in the server's buffer (the
+	// stream ended).
+	CutCursor RunShellCommandOutputCutCursor `json:"cutCursor"`
+
+	// Whole lines left out by maxLines: from the front (keep tail), the end (head) or
+	// the middle (both).
 	DroppedLines int `json:"droppedLines"`
+
+	// The line limit applied: maxLines, or the server limit when maxLines was omitted
+	// or larger.
+	EffectiveMaxLines int `json:"effectiveMaxLines"`
 
 	// The timeout applied after clamping.
 	EffectiveTimeoutMs int `json:"effectiveTimeoutMs"`
@@ -30,11 +43,22 @@ type RunShellCommandOutput struct {
 	// shell reports it; otherwise null.
 	ExitStatus RunShellCommandOutputExitStatus `json:"exitStatus"`
 
+	// Whether maxLines was larger than the server limit and so was lowered to
+	// effectiveMaxLines.
+	MaxLinesClamped bool `json:"maxLinesClamped"`
+
 	// Output lost before it could be read: it scrolled out of the server's buffer, or
 	// tmux did not deliver it.
 	MissedBytes int `json:"missedBytes"`
 
-	// Bytes dropped from the front by maxLines or the byte ceiling.
+	// Where the left-out part of the output lies: after this many lines of output (0
+	// for keep tail: before all of it; the count of output's lines for head; the
+	// head's lines for both). null when nothing was left out.
+	OmittedAtLine RunShellCommandOutputOmittedAtLine `json:"omittedAtLine"`
+
+	// Bytes of output left out by maxLines or the byte ceiling, all in one place:
+	// before output (keep tail), after it (head) or inside it at omittedAtLine
+	// (both).
 	OmittedBytes int `json:"omittedBytes"`
 
 	// completed: the command finished (see exitStatus). interrupted: an interrupt
@@ -47,8 +71,9 @@ type RunShellCommandOutput struct {
 	// ran exit).
 	Outcome RunShellCommandOutputOutcome `json:"outcome"`
 
-	// What the program printed (terminal escapes removed), newest kept within
-	// maxLines and the byte ceiling.
+	// What the command printed (terminal escapes removed): the part keep asked for
+	// (the newest by default) within maxLines and the byte ceiling, verbatim —
+	// nothing marks where a part was left out (see omittedAtLine).
 	Output string `json:"output"`
 
 	// Whether output holds everything the command printed: false when anything was
@@ -80,9 +105,22 @@ type RunShellCommandOutput struct {
 // wait_for_text.
 type RunShellCommandOutputCursor *string
 
+// A capture_since cursor at the first byte left out (with this result's paneId):
+// capture_since from it returns the left-out part and what followed it — the
+// newest kept within capture_since's own limits, as always, so a left-out part
+// longer than those is only partly seen, and its droppedLines says so. null when
+// nothing was left out, or that part is no longer in the server's buffer (the
+// stream ended).
+type RunShellCommandOutputCutCursor *string
+
 // The command's exit status when completed, interrupted or suspended, as the shell
 // reports it; otherwise null.
 type RunShellCommandOutputExitStatus *int
+
+// Where the left-out part of the output lies: after this many lines of output (0
+// for keep tail: before all of it; the count of output's lines for head; the
+// head's lines for both). null when nothing was left out.
+type RunShellCommandOutputOmittedAtLine *int
 
 type RunShellCommandOutputOutcome string
 
@@ -169,8 +207,14 @@ func (j *RunShellCommandOutput) UnmarshalJSON(value []byte) error {
 	if _, ok := raw["cursor"]; raw != nil && !ok {
 		return fmt.Errorf("field cursor in RunShellCommandOutput: required")
 	}
+	if _, ok := raw["cutCursor"]; raw != nil && !ok {
+		return fmt.Errorf("field cutCursor in RunShellCommandOutput: required")
+	}
 	if _, ok := raw["droppedLines"]; raw != nil && !ok {
 		return fmt.Errorf("field droppedLines in RunShellCommandOutput: required")
+	}
+	if _, ok := raw["effectiveMaxLines"]; raw != nil && !ok {
+		return fmt.Errorf("field effectiveMaxLines in RunShellCommandOutput: required")
 	}
 	if _, ok := raw["effectiveTimeoutMs"]; raw != nil && !ok {
 		return fmt.Errorf("field effectiveTimeoutMs in RunShellCommandOutput: required")
@@ -178,8 +222,14 @@ func (j *RunShellCommandOutput) UnmarshalJSON(value []byte) error {
 	if _, ok := raw["exitStatus"]; raw != nil && !ok {
 		return fmt.Errorf("field exitStatus in RunShellCommandOutput: required")
 	}
+	if _, ok := raw["maxLinesClamped"]; raw != nil && !ok {
+		return fmt.Errorf("field maxLinesClamped in RunShellCommandOutput: required")
+	}
 	if _, ok := raw["missedBytes"]; raw != nil && !ok {
 		return fmt.Errorf("field missedBytes in RunShellCommandOutput: required")
+	}
+	if _, ok := raw["omittedAtLine"]; raw != nil && !ok {
+		return fmt.Errorf("field omittedAtLine in RunShellCommandOutput: required")
 	}
 	if _, ok := raw["omittedBytes"]; raw != nil && !ok {
 		return fmt.Errorf("field omittedBytes in RunShellCommandOutput: required")
@@ -224,6 +274,12 @@ func (j *RunShellCommandOutput) UnmarshalJSON(value []byte) error {
 	}
 	if 0 > plain.DroppedLines {
 		return fmt.Errorf("field %s: must be >= %v", "droppedLines", 0)
+	}
+	if 9007199254740991 < plain.EffectiveMaxLines {
+		return fmt.Errorf("field %s: must be <= %v", "effectiveMaxLines", 9007199254740991)
+	}
+	if 1 > plain.EffectiveMaxLines {
+		return fmt.Errorf("field %s: must be >= %v", "effectiveMaxLines", 1)
 	}
 	if 9007199254740991 < plain.EffectiveTimeoutMs {
 		return fmt.Errorf("field %s: must be <= %v", "effectiveTimeoutMs", 9007199254740991)

@@ -9,15 +9,17 @@ import "regexp"
 // Arguments of send_keys.
 type SendKeysInput struct {
 	// Press Enter after the keys (string keys only; a sequence says where Enter
-	// goes).
-	Enter bool `json:"enter,omitempty,omitzero"`
+	// goes). When omitted: true for text, false for a string that is one key name
+	// (C-c, C-d, Escape… are sent alone); enter:true presses Enter after the key too.
+	Enter *bool `json:"enter,omitempty,omitzero"`
 
 	// Allow this even when it is the pane this MCP server runs in.
 	Force bool `json:"force,omitempty,omitzero"`
 
 	// What to type. Either a string — sent as one tmux key when it is a key name
-	// (C-c, Enter, Up, F5, M-x), otherwise typed as text (always text with literal) —
-	// or a sequence of items, each {"text": …} typed literally or {"key": …} one tmux
+	// (C-c, Enter, Up, F5, M-x), with no Enter after it unless enter:true, otherwise
+	// typed as text and then Enter unless enter:false (always text with literal) — or
+	// a sequence of items, each {"text": …} typed literally or {"key": …} one tmux
 	// key name, sent in order, e.g. [{"text":"x = 1"},{"key":"Enter"},{"key":"C-d"}].
 	// With a sequence, enter and literal do not apply: put {"key":"Enter"} where it
 	// belongs.
@@ -46,9 +48,6 @@ func (j *SendKeysInput) UnmarshalJSON(value []byte) error {
 	var plain Plain
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
-	}
-	if v, ok := raw["enter"]; !ok || v == nil {
-		plain.Enter = true
 	}
 	if v, ok := raw["force"]; !ok || v == nil {
 		plain.Force = false

@@ -4,6 +4,7 @@ package gen
 
 import "encoding/json"
 import "fmt"
+import "reflect"
 import "regexp"
 import "unicode/utf8"
 
@@ -13,12 +14,53 @@ type WaitForCommandInput struct {
 	// before a restart is not known).
 	CommandID string `json:"commandId"`
 
-	// Keep at most this many lines, from the end. Defaults to the server limit.
+	// Which part of long output to keep within maxLines and the byte ceiling: tail,
+	// the newest lines (the default); head, the first lines; both, the first half and
+	// the last half of maxLines, with the part between left out. Nothing is added to
+	// the output to mark a cut: omittedAtLine says where it is, droppedLines and
+	// omittedBytes how much, and cutCursor is where capture_since reads it from.
+	Keep WaitForCommandInputKeep `json:"keep,omitempty,omitzero"`
+
+	// Keep at most this many lines (which ones: see keep). Defaults to the server
+	// limit; a larger value is clamped to it, and the result says so
+	// (maxLinesClamped, effectiveMaxLines).
 	MaxLines *int `json:"maxLines,omitempty,omitzero"`
 
 	// How long to wait for the command to end: 30 s when omitted, clamped to the
 	// server ceiling. On timeout it keeps running.
 	TimeoutMs int `json:"timeoutMs,omitempty,omitzero"`
+}
+
+type WaitForCommandInputKeep string
+
+const WaitForCommandInputKeepBoth WaitForCommandInputKeep = "both"
+const WaitForCommandInputKeepHead WaitForCommandInputKeep = "head"
+const WaitForCommandInputKeepTail WaitForCommandInputKeep = "tail"
+
+var enumValues_WaitForCommandInputKeep = []interface{}{
+	"tail",
+	"head",
+	"both",
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (j *WaitForCommandInputKeep) UnmarshalJSON(value []byte) error {
+	var v string
+	if err := json.Unmarshal(value, &v); err != nil {
+		return err
+	}
+	var ok bool
+	for _, expected := range enumValues_WaitForCommandInputKeep {
+		if reflect.DeepEqual(v, expected) {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return fmt.Errorf("invalid value (expected one of %#v): %#v", enumValues_WaitForCommandInputKeep, v)
+	}
+	*j = WaitForCommandInputKeep(v)
+	return nil
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -40,6 +82,9 @@ func (j *WaitForCommandInput) UnmarshalJSON(value []byte) error {
 	}
 	if utf8.RuneCountInString(string(plain.CommandID)) > 32 {
 		return fmt.Errorf("field %s length: must be <= %d", "commandId", 32)
+	}
+	if v, ok := raw["keep"]; !ok || v == nil {
+		plain.Keep = "tail"
 	}
 	if plain.MaxLines != nil && 9007199254740991 < *plain.MaxLines {
 		return fmt.Errorf("field %s: must be <= %v", "maxLines", 9007199254740991)

@@ -43,8 +43,20 @@ func (a accounting) intoWaitForQuiet(out gen.WaitForQuietOutput) gen.WaitForQuie
 	return out
 }
 
-// fromRunShellCommand reads back the accounting of a stored result, which
-// a later call cuts again.
-func fromRunShellCommand(out gen.RunShellCommandOutput) accounting {
-	return accounting{DroppedLines: out.DroppedLines, OmittedBytes: out.OmittedBytes, MissedBytes: out.MissedBytes, ReturnedBytes: out.ReturnedBytes}
+// The output of a command or program is cut as the call asks (keep,
+// maxLines): on top of the accounting, its result says the line limit the
+// call got and where the part left out is and how to read it.
+
+func (k cutOutput) intoRunShellCommand(out gen.RunShellCommandOutput) gen.RunShellCommandOutput {
+	out = k.accounting.intoRunShellCommand(out)
+	out.EffectiveMaxLines, out.MaxLinesClamped = k.EffectiveMaxLines, k.MaxLinesClamped
+	out.OmittedAtLine, out.CutCursor = k.OmittedAtLine, k.CutCursor
+	return out
+}
+
+func (k cutOutput) intoRunProgram(out gen.RunProgramOutput) gen.RunProgramOutput {
+	out = k.accounting.intoRunProgram(out)
+	out.EffectiveMaxLines, out.MaxLinesClamped = k.EffectiveMaxLines, k.MaxLinesClamped
+	out.OmittedAtLine, out.CutCursor = k.OmittedAtLine, k.CutCursor
+	return out
 }

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 )
@@ -36,8 +37,8 @@ func (a accounting) missing(n int64) accounting {
 	return a
 }
 
-// A tail is text cut to the line and byte limits, newest kept, and what
-// the cut cost.
+// A tail is text cut to the line and byte limits, newest kept (a
+// streamCut's may keep the first part too), and what the cut cost.
 type tail struct {
 	Text string
 	accounting
@@ -82,32 +83,114 @@ func cutFront(s string, max int) (string, int) {
 // returnedBytes. A final newline ends the last line rather than starting a
 // new one.
 func keepStreamTail(text []byte, maxLines, maxBytes int) tail {
-	var t tail
-	cut := 0
-	body := text
-	if len(body) > 0 && body[len(body)-1] == '\n' {
-		body = body[:len(body)-1]
+	return keepStream(text, keepLast, maxLines, maxBytes).tail
+}
+
+// keepWhich says which part of long output a result keeps.
+type keepWhich int
+
+const (
+	keepLast  keepWhich = iota // the newest lines
+	keepFirst                  // the first lines
+	keepEnds                   // the first and the newest, half the lines each
+)
+
+// A streamCut is stream text cut to the line and byte limits, with its
+// accounting: DroppedLines counts whole lines the line limit left out,
+// OmittedBytes every byte left out by either limit. What it leaves out is
+// always one run of bytes, text[At:At+OmittedBytes], so a cursor at At
+// reads it, and nothing is put in its place.
+type streamCut struct {
+	tail
+	At     int // offset in text of the first byte left out (0 when none)
+	AtLine int // lines of Text before the part left out (a line cut short counts)
+}
+
+// keepStream keeps which part of text fits maxLines lines, then maxBytes
+// bytes of that. keepEnds gives the first part ⌈maxLines/2⌉ lines and the
+// newest the rest, and splits the bytes alike, either side using what the
+// other does not need. The newest part is cut by bytes from its front, as
+// keepStreamTail does; the first part is cut by bytes back to the end of a
+// line where it has one, so that what is left out starts a line. A final
+// newline ends the last line rather than starting a new one.
+func keepStream(text []byte, which keepWhich, maxLines, maxBytes int) streamCut {
+	maxLines, maxBytes = max(maxLines, 1), max(maxBytes, 0)
+	starts := lineStarts(text)
+	n := len(starts)
+	headLines := n // the first part is text[:a], the newest text[b:]
+	switch which {
+	case keepLast:
+		headLines = 0
+	case keepEnds:
+		headLines = (min(n, maxLines) + 1) / 2
+	case keepFirst:
+		headLines = min(n, maxLines)
 	}
-	lines := 0
-	for i := len(body) - 1; i >= 0; i-- {
-		if body[i] == '\n' {
-			lines++
-			if lines >= maxLines {
-				cut = i + 1
-				break
-			}
+	tailLines := min(n, maxLines) - headLines
+	a, b := lineStart(starts, headLines, len(text)), lineStart(starts, n-tailLines, len(text))
+	var c streamCut
+	c.DroppedLines = n - headLines - tailLines
+	head, newest := text[:a], text[b:]
+	if len(head)+len(newest) > maxBytes {
+		headBudget := 0
+		switch which {
+		case keepFirst:
+			headBudget = maxBytes
+		case keepEnds:
+			headBudget = min(len(head), max((maxBytes+1)/2, maxBytes-len(newest)))
+		}
+		head = cutBackToLine(head, headBudget)
+		kept, _ := cutFront(string(newest), maxBytes-len(head))
+		newest = newest[len(newest)-len(kept):]
+		c.ByteClamped = true
+	}
+	c.Text = string(head) + string(newest)
+	c.ReturnedBytes = len(c.Text)
+	c.OmittedBytes = len(text) - len(c.Text)
+	if c.OmittedBytes > 0 {
+		c.At = len(head)
+		c.AtLine = bytes.Count(head, []byte{'\n'})
+		if len(head) > 0 && head[len(head)-1] != '\n' {
+			c.AtLine++
 		}
 	}
-	if cut > 0 {
-		for _, b := range text[:cut] {
-			if b == '\n' {
-				t.DroppedLines++
-			}
+	return c
+}
+
+// lineStarts returns the offset of every line of text; a final newline
+// ends the last line rather than starting a new one.
+func lineStarts(text []byte) []int {
+	if len(text) == 0 {
+		return nil
+	}
+	starts := []int{0}
+	for i, ch := range text[:len(text)-1] {
+		if ch == '\n' {
+			starts = append(starts, i+1)
 		}
 	}
-	kept, clamped := cutFront(string(text[cut:]), maxBytes)
-	t.Text, t.ReturnedBytes = kept, len(kept)
-	t.ByteClamped = clamped > 0
-	t.OmittedBytes = cut + clamped
-	return t
+	return starts
+}
+
+// lineStart returns where line i starts, or end past the last line.
+func lineStart(starts []int, i, end int) int {
+	if i < len(starts) {
+		return starts[i]
+	}
+	return end
+}
+
+// cutBackToLine keeps at most max bytes of the front of valid UTF-8 s,
+// ending after a newline when one is in reach, else on a rune boundary.
+func cutBackToLine(s []byte, max int) []byte {
+	if len(s) <= max {
+		return s
+	}
+	if i := bytes.LastIndexByte(s[:max], '\n'); i >= 0 {
+		return s[:i+1]
+	}
+	for max > 0 && !utf8.RuneStart(s[max]) {
+		max--
+	}
+	return s[:max]
 }

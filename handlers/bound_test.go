@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"math"
+	"math/rand"
 	"strings"
 	"testing"
 	"time"
@@ -74,5 +75,80 @@ func TestAccountingThen(t *testing.T) {
 	want := accounting{DroppedLines: 3, OmittedBytes: 12, MissedBytes: 5, ReturnedBytes: 4}
 	if kept.Text != "b\nc\n" || got != want {
 		t.Errorf("then = %+v (text %q), want %+v (text %q)", got, kept.Text, want, "b\nc\n")
+	}
+}
+
+// A flatCut is a streamCut written flat, its returned bytes those of Text.
+type flatCut struct {
+	Text                       string
+	DroppedLines, OmittedBytes int
+	ByteClamped                bool
+	At, AtLine                 int
+}
+
+func (f flatCut) streamCut() streamCut {
+	var c streamCut
+	c.Text, c.ReturnedBytes = f.Text, len(f.Text)
+	c.DroppedLines, c.OmittedBytes, c.ByteClamped = f.DroppedLines, f.OmittedBytes, f.ByteClamped
+	c.At, c.AtLine = f.At, f.AtLine
+	return c
+}
+
+func TestKeepStream(t *testing.T) {
+	for _, tc := range []struct {
+		name               string
+		text               string
+		which              keepWhich
+		maxLines, maxBytes int
+		want               flatCut
+	}{
+		{"tail", "1\n2\n3\n4\n5\n", keepLast, 2, 100, flatCut{Text: "4\n5\n", DroppedLines: 3, OmittedBytes: 6}},
+		{"head", "1\n2\n3\n4\n5\n", keepFirst, 2, 100, flatCut{Text: "1\n2\n", DroppedLines: 3, OmittedBytes: 6, At: 4, AtLine: 2}},
+		{"both, odd split gives the head more", "1\n2\n3\n4\n5\n", keepEnds, 3, 100, flatCut{Text: "1\n2\n5\n", DroppedLines: 2, OmittedBytes: 4, At: 4, AtLine: 2}},
+		{"both, one line keeps the head", "1\n2\n3", keepEnds, 1, 100, flatCut{Text: "1\n", DroppedLines: 2, OmittedBytes: 3, At: 2, AtLine: 1}},
+		{"fits", "1\n2\n", keepEnds, 5, 100, flatCut{Text: "1\n2\n"}},
+		{"head by bytes ends at a line end", "aa\nbb\ncc\n", keepFirst, 10, 5, flatCut{Text: "aa\n", OmittedBytes: 6, ByteClamped: true, At: 3, AtLine: 1}},
+		{"head by bytes within one long line", "ééé\n", keepFirst, 10, 3, flatCut{Text: "é", OmittedBytes: 5, ByteClamped: true, At: 2, AtLine: 1}},
+		{"tail by bytes cuts inside a line", "aa\nbb\ncc\n", keepLast, 10, 5, flatCut{Text: "b\ncc\n", OmittedBytes: 4, ByteClamped: true}},
+		{"both by bytes splits them", "aaaa\nbbbb\ncccc\ndddd\n", keepEnds, 10, 10, flatCut{Text: "aaaa\ndddd\n", OmittedBytes: 10, ByteClamped: true, At: 5, AtLine: 1}},
+		{"both by bytes: the tail uses what the head leaves", "aaaa\nbbbb\ncccc\nd", keepEnds, 10, 12, flatCut{Text: "aaaa\ncccc\nd", OmittedBytes: 5, ByteClamped: true, At: 5, AtLine: 1}},
+		{"both by bytes: a short tail leaves the head more", "aaaa\nbbbb\ncccc\nd\ne", keepEnds, 10, 14, flatCut{Text: "aaaa\nbbbb\nd\ne", OmittedBytes: 5, ByteClamped: true, At: 10, AtLine: 2}},
+		{"empty", "", keepEnds, 3, 10, flatCut{}},
+	} {
+		got := keepStream([]byte(tc.text), tc.which, tc.maxLines, tc.maxBytes)
+		if want := tc.want.streamCut(); got != want {
+			t.Errorf("%s: keepStream = %+v, want %+v", tc.name, got, want)
+		}
+	}
+}
+
+// TestKeepStreamInvariants checks, over many texts and limits, that what
+// keepStream returns is text with one run left out, at At, within both
+// limits, and that AtLine counts the lines before it.
+func TestKeepStreamInvariants(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	pieces := []string{"a", "bc", "\n", "\n", "é", "→"}
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for n := r.Intn(40); n > 0; n-- {
+			b.WriteString(pieces[r.Intn(len(pieces))])
+		}
+		text := b.String()
+		which := keepWhich(r.Intn(3))
+		maxLines, maxBytes := r.Intn(6)+1, r.Intn(30)
+		c := keepStream([]byte(text), which, maxLines, maxBytes)
+		end := c.At + c.OmittedBytes
+		if end > len(text) || text[:c.At]+text[end:] != c.Text {
+			t.Fatalf("%q %v %d %d: %+v is not the text with one run left out", text, which, maxLines, maxBytes, c)
+		}
+		if len(c.Text) > maxBytes || !utf8.ValidString(c.Text) || len(lineStarts([]byte(c.Text))) > maxLines {
+			t.Fatalf("%q %v %d %d: %+v over a limit or invalid", text, which, maxLines, maxBytes, c)
+		}
+		if c.OmittedBytes > 0 && c.AtLine != len(lineStarts([]byte(text[:c.At]))) {
+			t.Fatalf("%q %v %d %d: AtLine %d", text, which, maxLines, maxBytes, c.AtLine)
+		}
+		if which == keepLast && c.At != 0 || which == keepFirst && c.OmittedBytes > 0 && end != len(text) {
+			t.Fatalf("%q %v: left out %d..%d, not at the right end", text, which, c.At, end)
+		}
 	}
 }

@@ -42,7 +42,8 @@ type command struct {
 	typedAt int64  // stream offset where typing began
 	release func() // ends the command's hold on its stream (idempotent)
 	// Guarded by the book's mu:
-	result   *gen.RunShellCommandOutput // set once the command ended
+	result   *gen.RunShellCommandOutput // set once the command ended, output not filled in
+	span     outputSpan                 // where that output lies in the stream
 	job      int                        // for suspended: the stopped job's process group, 0 if unknown
 	lastCall time.Time
 }
@@ -142,21 +143,22 @@ func (b *commandBook) find(id string) (*command, bool) {
 	return c, ok
 }
 
-// stored returns a command's result, if it ended.
-func (b *commandBook) stored(c *command) *gen.RunShellCommandOutput {
+// stored returns a command's result, if it ended, and where its output
+// lies in the stream.
+func (b *commandBook) stored(c *command) (*gen.RunShellCommandOutput, outputSpan) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	c.lastCall = b.now()
-	return c.result
+	return c.result, c.span
 }
 
-// end records a command's final result, from the marker that ended it;
-// its files go.
-func (b *commandBook) end(c *command, out gen.RunShellCommandOutput, m frame.Marker) {
+// end records a command's final result, from the marker that ended it,
+// and where its output lies in the stream; its files go.
+func (b *commandBook) end(c *command, out gen.RunShellCommandOutput, span outputSpan, m frame.Marker) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if c.result == nil {
-		c.result = &out
+		c.result, c.span = &out, span
 		if m.Kind == frame.Stop {
 			c.job, _ = strconv.Atoi(m.Detail)
 		}

@@ -48,20 +48,6 @@ func TestUnknownIDsSayWhy(t *testing.T) {
 	}
 }
 
-// TestRecutAppliesTheCallsLimits: a stored result cut again for a call
-// with a smaller maxLines counts what was dropped on top of what was.
-func TestRecutAppliesTheCallsLimits(t *testing.T) {
-	stored := gen.RunShellCommandOutput{Output: "b\nc\nd\n", DroppedLines: 1, OmittedBytes: 2, ReturnedBytes: 6, OutputComplete: false}
-	got := recut(stored, 1, 1<<16)
-	if got.Output != "d\n" || got.DroppedLines != 3 || got.OmittedBytes != 6 || got.ReturnedBytes != 2 || got.OutputComplete {
-		t.Errorf("recut: %+v", got)
-	}
-	whole := gen.RunShellCommandOutput{Output: "a\n", ReturnedBytes: 2, OutputComplete: true}
-	if got := recut(whole, 10, 1<<16); got.Output != "a\n" || !got.OutputComplete || got.DroppedLines != 0 {
-		t.Errorf("recut within limits changed the result: %+v", got)
-	}
-}
-
 // TestOutcomeOfMarkers reads the markers runners print.
 func TestOutcomeOfMarkers(t *testing.T) {
 	for _, c := range []struct {

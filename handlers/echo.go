@@ -100,7 +100,7 @@ func classifyParsed(k tmuxctl.Key) (keyKind, rune) {
 // typed records what send_keys sent to a pane as a string: keys, as a
 // key or as text (see stringItems), then Enter if enter.
 func (b *echoBook) typed(pane string, pid int, keys string, literal, enter bool) {
-	b.typedItems(pane, pid, stringItems(keys, literal, enter))
+	b.typedItems(pane, pid, stringItems(keys, literal, &enter))
 }
 
 // typedItems records a sequence send_keys sent to a pane, in order.

@@ -220,12 +220,15 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 		}
 		chunk, err := st.stream.Read(0)
 		if err == nil {
-			kept := keepStreamTail(chunk.Text, h.limits.lines(in.MaxLines), h.limits.MaxBytes)
+			kept := h.cut(st.stream, chunk.TextStart, chunk.Text,
+				outputCut{keepPart(in.Keep, gen.RunProgramInputKeepHead, gen.RunProgramInputKeepBoth), in.MaxLines})
 			out.Output = kept.Text
-			out = kept.missing(chunk.Missed).intoRunProgram(out)
+			kept.accounting = kept.missing(chunk.Missed)
+			out = kept.intoRunProgram(out)
 			cursor := st.stream.Cursor(chunk.End)
 			out.Cursor = &cursor
 		}
 	}
+	out.EffectiveMaxLines, out.MaxLinesClamped = h.lineLimit(in.MaxLines)
 	return out, nil
 }

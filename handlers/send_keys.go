@@ -16,8 +16,8 @@ import (
 // schema does.
 const maxTypedBytes = 16384
 
-// SendKeys types into a pane: a string (a key name or text, then Enter
-// unless told not to) or a sequence of text and keys, all from one tmux
+// SendKeys types into a pane: a string (a key name alone, or text then
+// Enter, unless enter says otherwise) or a sequence of text and keys, all from one tmux
 // client. It refuses dead panes, panes in a mode such as copy mode (where
 // keys would drive the mode, not the program) and this server's own pane,
 // unless force. The cursor it returns is taken before the first key goes.
@@ -101,16 +101,19 @@ func keyItems(in gen.SendKeysInput) ([]tmuxctl.KeyItem, error) {
 }
 
 // stringItems is how send_keys sends a string: as one key when it names
-// one (more than a lone character) and literal is off, otherwise as text;
-// then Enter if enter.
-func stringItems(keys string, literal, enter bool) []tmuxctl.KeyItem {
+// one (more than a lone character) and literal is off, otherwise as text.
+// Enter follows text unless enter is false, and a key only when enter is
+// true: C-c or C-d with an Enter after it would type a stray empty line.
+func stringItems(keys string, literal bool, enter *bool) []tmuxctl.KeyItem {
 	var items []tmuxctl.KeyItem
+	named := false
 	if k, err := tmuxctl.ParseKey(keys); err == nil && !literal && k.Named() {
 		items = append(items, tmuxctl.KeyItem{Key: keys})
+		named = true
 	} else if keys != "" {
 		items = append(items, tmuxctl.KeyItem{Text: keys})
 	}
-	if enter {
+	if enter == nil && !named || enter != nil && *enter {
 		items = append(items, tmuxctl.KeyItem{Key: "Enter"})
 	}
 	return items

@@ -10,6 +10,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
 // RunShellCommand runs a command line in the shell of a pane and returns
@@ -87,7 +88,8 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 		h.commands.forget(c)
 		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
 	}
-	return h.followCommand(ctx, c, float64(in.TimeoutMs), in.MaxLines), nil // the schema's default applies when omitted
+	return h.followCommand(ctx, c, float64(in.TimeoutMs), // the schema's default applies when omitted
+		outputCut{keepPart(in.Keep, gen.RunShellCommandInputKeepHead, gen.RunShellCommandInputKeepBoth), in.MaxLines}), nil
 }
 
 // WaitForCommand waits for a command run_shell_command typed, or returns
@@ -97,13 +99,15 @@ func (h *Handlers) WaitForCommand(ctx context.Context, in gen.WaitForCommandInpu
 	if !ok {
 		return gen.WaitForCommandOutput{}, h.commands.errUnknown(in.CommandID)
 	}
+	cut := outputCut{keepPart(in.Keep, gen.WaitForCommandInputKeepHead, gen.WaitForCommandInputKeepBoth), in.MaxLines}
 	var out gen.RunShellCommandOutput
-	if r := h.commands.stored(c); r != nil {
+	if r, span := h.commands.stored(c); r != nil {
 		out = *r
 		out.EffectiveTimeoutMs = h.effectiveMs(float64(in.TimeoutMs)) // the timeout it would have enforced
-		out = recut(out, h.limits.lines(in.MaxLines), h.limits.MaxBytes)
+		textStart, text, missed := readSpan(c.stream, span)
+		out = h.withOutput(c.stream, out, textStart, text, missed, cut)
 	} else {
-		out = h.followCommand(ctx, c, float64(in.TimeoutMs), in.MaxLines)
+		out = h.followCommand(ctx, c, float64(in.TimeoutMs), cut)
 	}
 	var w gen.WaitForCommandOutput
 	b, err := json.Marshal(out)
@@ -113,12 +117,17 @@ func (h *Handlers) WaitForCommand(ctx context.Context, in gen.WaitForCommandInpu
 	return w, err
 }
 
-// recut applies a call's own line and byte limits to a stored result.
-func recut(out gen.RunShellCommandOutput, maxLines, maxBytes int) gen.RunShellCommandOutput {
-	kept := keepStreamTail([]byte(out.Output), maxLines, maxBytes)
+// withOutput puts a command's output in its result, cut as the call asks:
+// text, at stream offset textStart, is what it printed, after missed bytes
+// more than out already counts were lost.
+func (h *Handlers) withOutput(s *live.Stream, out gen.RunShellCommandOutput, textStart int64, text []byte, missed int, c outputCut) gen.RunShellCommandOutput {
+	kept := h.cut(s, textStart, text, c)
 	out.Output = kept.Text
-	out.OutputComplete = out.OutputComplete && kept.OmittedBytes == 0
-	return fromRunShellCommand(out).then(kept.accounting).intoRunShellCommand(out)
+	out.OutputComplete = out.OutputComplete && missed == 0 && kept.OmittedBytes == 0
+	// out counts only what the stream lost before the command's output
+	// was read; the cut is this call's own.
+	kept.accounting = kept.missing(int64(out.MissedBytes + missed))
+	return kept.intoRunShellCommand(out)
 }
 
 // endOf returns the marker that ended command c, if the stream has seen
@@ -135,8 +144,9 @@ func endOf(c *command) (frame.Marker, bool) {
 
 // followCommand waits up to timeoutMs for command c to end and reports
 // where it is and what it printed so far. An ended command's result is
-// stored for wait_for_command (before maxLines is applied).
-func (h *Handlers) followCommand(ctx context.Context, c *command, timeoutMs float64, maxLines *int) gen.RunShellCommandOutput {
+// stored for wait_for_command with where its output lies in the stream, so
+// that each call cuts that output its own way.
+func (h *Handlers) followCommand(ctx context.Context, c *command, timeoutMs float64, cut outputCut) gen.RunShellCommandOutput {
 	s := c.stream
 	w := h.beginWait(ctx, timeoutMs, "running "+c.id+" in pane "+string(c.pane))
 	defer w.done()
@@ -176,26 +186,21 @@ func (h *Handlers) followCommand(ctx context.Context, c *command, timeoutMs floa
 	default:
 		out.State = gen.RunShellCommandOutputStateNotStarted
 	}
-	lines := h.limits.lines(maxLines)
-	if ended {
-		// Stored within the server's limits; each call cuts its own.
-		lines = h.limits.MaxLines
-	}
+	var span outputSpan
+	var text []byte
 	if start < 0 {
 		// The command has not started (yet): nothing to read; follow the
 		// pane from where the typing began.
 		cursor := s.Cursor(c.typedAt)
 		out.Cursor = &cursor
 	} else if chunk, err := s.Read(start); err == nil {
-		text := chunk.Text
+		text = chunk.Text
 		if end >= 0 && end-chunk.TextStart < int64(len(text)) {
 			text = text[:max(end-chunk.TextStart, 0)]
 		}
-		kept := keepStreamTail(text, lines, h.limits.MaxBytes)
-		out.Output = kept.Text
-		out = kept.missing(chunk.Missed).intoRunShellCommand(out)
-		out.OutputComplete = ended && outcome != gen.RunShellCommandOutputOutcomePaneDied &&
-			chunk.Missed == 0 && kept.OmittedBytes == 0
+		span = outputSpan{from: chunk.TextStart, to: chunk.TextStart + int64(len(text)), ok: true}
+		out.MissedBytes = int(chunk.Missed)
+		out.OutputComplete = ended && outcome != gen.RunShellCommandOutputOutcomePaneDied && chunk.Missed == 0
 		next := chunk.TextStart + int64(len(text))
 		if end >= 0 {
 			next = end
@@ -206,10 +211,9 @@ func (h *Handlers) followCommand(ctx context.Context, c *command, timeoutMs floa
 		out.Cursor = &cursor
 	}
 	if ended {
-		h.commands.end(c, out, m)
-		out = recut(out, h.limits.lines(maxLines), h.limits.MaxBytes)
+		h.commands.end(c, out, span, m)
 	}
-	return out
+	return h.withOutput(s, out, span.from, text, 0, cut)
 }
 
 // The statuses a shell reports for a program stopped by SIGSTOP, SIGTSTP,

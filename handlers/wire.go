@@ -57,3 +57,15 @@ func joinDirection(d gen.JoinPaneInputDirection) tmuxctl.Direction {
 	}
 	return tmuxctl.Below
 }
+
+// keepPart maps a tool's keep enum to the part of long output to keep
+// (the newest when omitted); head and both are that tool's constants.
+func keepPart[K ~string](k, head, both K) keepWhich {
+	switch k {
+	case head:
+		return keepFirst
+	case both:
+		return keepEnds
+	}
+	return keepLast
+}

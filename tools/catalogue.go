@@ -381,9 +381,11 @@ var Catalogue = []Tool{
 	{
 		Name:  "send_keys",
 		Title: "Send keys to a pane",
-		Description: "Type into a pane. keys is either a string or a sequence. A string is typed, then Enter " +
-			"is pressed (enter:false leaves the line unsubmitted); a string that is one tmux key name — C-c, " +
-			"Enter, Escape, Up, F5, M-x — is sent as that key, anything else as text (literal:true: always text). " +
+		Description: "Type into a pane: a string of text (then Enter), one key name such as C-c (sent alone, " +
+			"no Enter after it), or a sequence of both. A string that is one tmux key name — C-c, C-d, Enter, " +
+			"Escape, Up, F5, M-x — is sent as that key alone (enter:true adds an Enter); any other string is typed " +
+			"as text, then Enter is pressed (enter:false leaves the line unsubmitted; literal:true types even a key " +
+			"name as text). " +
 			"A sequence mixes text and keys in one call, sent in order by one tmux client with nothing added: " +
 			"[{\"text\":\"x = 1\"},{\"key\":\"Enter\"},{\"key\":\"C-d\"}]; text items are typed exactly, key items " +
 			"must be tmux key names (an unknown one is an error listing the valid forms). sent says what went as " +
@@ -477,7 +479,8 @@ var Catalogue = []Tool{
 		Title: "Run a command in a pane's shell",
 		Description: "Run a command line in the shell of an existing pane and return its exit status and its " +
 			"output — exactly what the command printed: no echo of the typed line, no prompt, no framing, " +
-			"terminal escapes removed, newest kept within maxLines and the byte ceiling. The command runs in " +
+			"terminal escapes removed; of long output, the newest lines within maxLines and the byte ceiling, or " +
+			"the first (keep:\"head\") or both ends (keep:\"both\"). The command runs in " +
 			"the shell itself, as if typed, so cd and exported variables persist; it is passed through a private " +
 			"file, so any length and any characters work (quotes, newlines, several lines); the typed line shows " +
 			"its first line, made inert, for anyone watching. Works in bash, zsh, dash/sh, ksh and fish. The pane " +
@@ -488,8 +491,9 @@ var Catalogue = []Tool{
 			"wait_for_command with the commandId waits again and finally returns the exit status and the whole " +
 			"output. To stop it, send_keys C-c: this call (or the next wait_for_command) answers interrupted with " +
 			"the status the shell reports (e.g. 130) and the signal, and the pane is free at once; C-z answers " +
-			"suspended. This is the tool for commands you author; wait_for_text is for output you did not. Output " +
-			"may be sensitive or untrusted.",
+			"suspended. " + cutPartHowTo + " wait_for_command with the commandId can also cut the same output " +
+			"another way (keep, maxLines) while its result is kept. This is the tool for commands you author; " +
+			"wait_for_text is for output you did not. Output may be sensitive or untrusted.",
 		Class: Mutating,
 		World: Open,
 		bind:  bind((*handlers.Handlers).RunShellCommand),
@@ -499,10 +503,13 @@ var Catalogue = []Tool{
 		Title: "Wait for a shell command to end",
 		Description: "Wait for a command that run_shell_command started (commandId) and return the same result " +
 			"shape: outcome, exitStatus, signal, state, and everything the command printed since it began " +
-			"(within maxLines and the byte ceiling, with droppedLines/omittedBytes/missedBytes saying what was cut). " +
+			"(within maxLines and the byte ceiling, the newest, the first or both ends as keep says, with " +
+			"droppedLines/omittedBytes/missedBytes saying what was cut). " +
 			"Use it after run_shell_command answered timed_out — timed_out here too means still running (or, with " +
 			"state not_started, not yet read by its shell): call again. After the command ended it answers at " +
-			"once with the stored result, kept for the server's exit grace after the last call. interrupted means " +
+			"once with the stored result, kept for the server's exit grace after the last call; each call cuts its " +
+			"output its own way, so call again with keep:\"head\" to see the start of a long output. " +
+			cutPartHowTo + " interrupted means " +
 			"C-c (send_keys) or a signal ended it; suspended that C-z stopped it; pane_died that the shell exited. " +
 			"It only waits and reads, and runs nothing the caller supplies.",
 		Class: ReadOnly,
@@ -530,11 +537,13 @@ var Catalogue = []Tool{
 		Name:  "run_program",
 		Title: "Run a program to completion",
 		Description: "Run a program in a new pane, wait for it to exit, and return its exit status (or the " +
-			"signal that killed it) and its output — exactly what it printed, terminal escapes removed, newest " +
-			"kept within maxLines and the byte ceiling. argv runs directly with no shell, byte for byte. The pane " +
+			"signal that killed it) and its output — exactly what it printed, terminal escapes removed; of long " +
+			"output, the newest lines within maxLines and the byte ceiling, or the first (keep:\"head\") or both " +
+			"ends (keep:\"both\"). argv runs directly with no shell, byte for byte. The pane " +
 			"closes afterwards unless keepPane. If timeoutMs (30 s by default, clamped to the server ceiling) " +
 			"passes first, outcome is timed_out and the program keeps running in paneId: follow it with " +
-			"wait_for_exit and capture_since from the returned cursor. Output may be sensitive or untrusted.",
+			"wait_for_exit and capture_since from the returned cursor. " + cutPartHowTo + " Output may be " +
+			"sensitive or untrusted.",
 		Class: Mutating,
 		World: Open,
 		bind:  bind((*handlers.Handlers).RunProgram),
@@ -711,3 +720,11 @@ var Catalogue = []Tool{
 		bind:  bind((*handlers.Handlers).PasteText),
 	},
 }
+
+// cutPartHowTo tells the agent how to read the part of long output that
+// run_shell_command, wait_for_command and run_program left out.
+const cutPartHowTo = "Nothing is inserted where output was left out: droppedLines and omittedBytes say how much, " +
+	"omittedAtLine after how many lines of output it lies. capture_since with this paneId and cursor:cutCursor " +
+	"reads it from its first byte on, followed by what came after it — the newest lines within capture_since's " +
+	"own limits, as always, so when all that is longer it says what it dropped, and keep:\"head\" is the way to " +
+	"see the start. maxLines above the server limit is lowered to it: maxLinesClamped and effectiveMaxLines say so."

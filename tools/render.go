@@ -22,7 +22,8 @@ import (
 //     name. Nulls are left out.
 //   - Accounting appears only when something was cut: a count of what was
 //     dropped, omitted or missed, or a …Clamped flag, only when it is
-//     non-zero or true, and the returned… counts only alongside one.
+//     non-zero or true, and the returned… counts and the line limit applied
+//     (effectiveMaxLines) only alongside one.
 //   - Strings print bare unless that would hide something (empty, spaces
 //     at an end, control characters, a leading quote); then JSON-quoted.
 //   - Lists of objects print one row per line, "- key=value …", under a
@@ -63,7 +64,7 @@ func RenderResult(structured map[string]any) string {
 		v := structured[k]
 		switch {
 		case v == nil:
-		case isCut(k) || strings.HasPrefix(k, "returned"):
+		case isCut(k) || alongCut(k):
 			if cut && (!isCut(k) || !zero(v)) {
 				header = append(header, k+": "+scalar(v, false))
 			}
@@ -108,7 +109,7 @@ func orderedKeys(m map[string]any) []string {
 		switch {
 		case strings.HasSuffix(k, "Id") || strings.HasSuffix(k, "Ids") || k == "id":
 			return len(leadKeys)
-		case isCut(k) || strings.HasPrefix(k, "returned"):
+		case isCut(k) || alongCut(k):
 			return len(leadKeys) + 2
 		}
 		return len(leadKeys) + 1
@@ -134,6 +135,11 @@ func isCut(k string) bool {
 		}
 	}
 	return strings.HasSuffix(k, "Clamped")
+}
+
+// alongCut says whether k is shown only with the accounting of a cut.
+func alongCut(k string) bool {
+	return strings.HasPrefix(k, "returned") || k == "effectiveMaxLines"
 }
 
 func isText(k string, v any) bool {
