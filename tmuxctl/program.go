@@ -174,9 +174,11 @@ func (c *Client) CreateGated(ctx context.Context, s Spawn, nonce string, create 
 // "$" in what it prints (3.4), then the program's argv
 // (none: tmux's default, worked out as tmux's spawn.c does, except that
 // the login shell is asked for with -l rather than a "-" before its name,
-// which sh cannot set). tmux sets SHELL in the pane to default-shell.
+// which sh cannot set). tmux sets SHELL in the pane to default-shell. The
+// wait for the start runs in the background so that the pane's foreground
+// process stays sh: tmux's automatic window name is never "tmux".
 var createShim = `tmux=$0 sock=$1 nonce=$3 unescape=$4
-"$tmux" -S "$sock" wait-for "$2" || exit 126
+"$tmux" -S "$sock" wait-for "$2" & wait $! || exit 126
 shift 4
 if [ $# -eq 0 ]; then
 	c=$("$tmux" -S "$sock" display-message -p -t "$TMUX_PANE" '#{default-command}' 2>/dev/null) || c=
