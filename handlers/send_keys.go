@@ -64,6 +64,9 @@ func (h *Handlers) SendKeys(ctx context.Context, in gen.SendKeysInput) (gen.Send
 // send, checking every key name.
 func keyItems(in gen.SendKeysInput) ([]tmuxctl.KeyItem, error) {
 	if s, ok := in.Keys.(string); ok {
+		if len(s) > maxTypedBytes {
+			return nil, fmt.Errorf("keys holds %d bytes, more than the %d one call may type; send it in parts, or use paste_text", len(s), maxTypedBytes)
+		}
 		return stringItems(s, in.Literal, in.Enter), nil
 	}
 	raw, err := json.Marshal(in.Keys)
@@ -95,7 +98,7 @@ func keyItems(in gen.SendKeysInput) ([]tmuxctl.KeyItem, error) {
 		}
 	}
 	if total > maxTypedBytes {
-		return nil, fmt.Errorf("keys: the text items hold %d bytes, more than the %d one call may type; send it in parts", total, maxTypedBytes)
+		return nil, fmt.Errorf("keys: the text items hold %d bytes, more than the %d one call may type; send it in parts, or use paste_text", total, maxTypedBytes)
 	}
 	return items, nil
 }

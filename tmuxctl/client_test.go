@@ -228,7 +228,7 @@ func TestNotFoundAndServerGone(t *testing.T) {
 	if ss, err := c.ListSessions(ctx); err != nil || len(ss) != 0 {
 		t.Errorf("ListSessions with no server = %v, %v; want none, no error", ss, err)
 	}
-	if err := c.SendKeys(ctx, "%0", "x", false, false); !errors.Is(err, ErrServerGone) {
+	if err := c.SendSequence(ctx, "%0", []KeyItem{{Text: "x"}}); !errors.Is(err, ErrServerGone) {
 		t.Errorf("SendKeys with no server = %v, want ErrServerGone", err)
 	}
 }
@@ -303,7 +303,7 @@ func TestHostileKeysArriveExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range append(keys, "END") {
-		if err := c.SendKeys(ctx, created.Pane, k, true, true); err != nil {
+		if err := c.SendSequence(ctx, created.Pane, []KeyItem{{Text: k}, {Key: "Enter"}}); err != nil {
 			t.Fatalf("send %q: %v", k, err)
 		}
 	}
@@ -315,7 +315,7 @@ func TestHostileKeysArriveExactly(t *testing.T) {
 	if want := strings.Join(keys, "\n") + "\n"; string(got) != want {
 		t.Errorf("the program read\n%q\nwant\n%q", got, want)
 	}
-	if err := c.SendKeys(ctx, "%0", "nul\x00byte", true, false); err == nil || !strings.Contains(err.Error(), "NUL") {
+	if err := c.SendSequence(ctx, "%0", []KeyItem{{Text: "nul\x00byte"}}); err == nil || !strings.Contains(err.Error(), "NUL") {
 		t.Errorf("a NUL byte must be refused clearly, got %v", err)
 	}
 }
@@ -354,7 +354,7 @@ func TestCommandErrorHidesSecretsAndBounds(t *testing.T) {
 		t.Errorf("error %q shows the secret or hides the name", msg)
 	}
 	huge := strings.Repeat("ü", 1<<20)
-	err = c.SendKeys(ctx, "%0", huge, false, false)
+	err = c.SendSequence(ctx, "%0", []KeyItem{{Key: huge}}) // a key is never split
 	if err == nil {
 		t.Skip("tmux took a 2 MiB key")
 	}

@@ -1,6 +1,10 @@
 package tmuxctl
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
 
 func TestParseKey(t *testing.T) {
 	named := []string{"Enter", "enter", "ENTER", "C-c", "c-c", "M-x", "S-Up", "C-M-Left", "m-C-s-F12",
@@ -30,5 +34,24 @@ func TestParseKey(t *testing.T) {
 	}
 	if k, _ := ParseKey("pageup"); k.Name != "PageUp" {
 		t.Errorf("pageup = %+v, want PageUp", k)
+	}
+}
+
+func TestSplitText(t *testing.T) {
+	s := strings.Repeat("a", 2047) + "é" + strings.Repeat("b", 3000)
+	parts := splitText(s, 2048)
+	if strings.Join(parts, "") != s {
+		t.Fatal("the parts do not make the text")
+	}
+	for i, p := range parts {
+		if len(p) > 2048 || !utf8.ValidString(p) {
+			t.Errorf("part %d: %d bytes, valid UTF-8 %v", i, len(p), utf8.ValidString(p))
+		}
+	}
+	if len(parts[0]) != 2047 {
+		t.Errorf("the first part is %d bytes; it should stop before the 2-byte é", len(parts[0]))
+	}
+	if got := splitText("", 10); len(got) != 0 {
+		t.Errorf("empty text gave %q", got)
 	}
 }
