@@ -160,7 +160,7 @@ func (c *Client) BreakPane(ctx context.Context, p PaneID, s SessionID, name stri
 	if err != nil {
 		return Created{}, err
 	}
-	rows, err := createdFormat.parse(out, fieldSep, rowSep)
+	rows, err := c.parsePrinted(ctx, createdFormat, out, fieldSep, rowSep)
 	if err != nil {
 		return Created{}, err
 	}

@@ -28,7 +28,7 @@ func (c *Client) ListBuffers(ctx context.Context) ([]Buffer, error) {
 	for _, r := range rows {
 		size, _ := strconv.Atoi(r["buffer_size"])
 		created, _ := strconv.ParseInt(r["buffer_created"], 10, 64)
-		bufs = append(bufs, Buffer{Name: c.unprinted(ctx, r["buffer_name"]), Size: size, Created: time.Unix(created, 0).UTC()})
+		bufs = append(bufs, Buffer{Name: r["buffer_name"], Size: size, Created: time.Unix(created, 0).UTC()})
 	}
 	return bufs, nil
 }

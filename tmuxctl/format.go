@@ -51,6 +51,15 @@ func (f format) parse(out, fieldSep, rowSep string) ([]map[string]string, error)
 	return rows, nil
 }
 
+// parsePrinted parses rows of f that tmux printed to a command client
+// (list-panes -F, display-message -p, -P -F): tmux 3.4 escapes "$" in
+// those (see unprinted), so a title or path holding "$HOME" would read
+// back as "\$HOME". The whole output is unescaped before it is split: a
+// value ending in "$" is escaped because of the separator after it.
+func (c *Client) parsePrinted(ctx context.Context, f format, out, fieldSep, rowSep string) ([]map[string]string, error) {
+	return f.parse(c.unprinted(ctx, out), fieldSep, rowSep)
+}
+
 // list runs a tmux command that prints f per row. The -F flag goes right
 // after the command name, before any "--" and trailing arguments.
 func (c *Client) list(ctx context.Context, f format, argv ...string) ([]map[string]string, error) {
@@ -60,7 +69,7 @@ func (c *Client) list(ctx context.Context, f format, argv ...string) ([]map[stri
 	if err != nil {
 		return nil, err
 	}
-	return f.parse(out, fieldSep, rowSep)
+	return c.parsePrinted(ctx, f, out, fieldSep, rowSep)
 }
 
 // truncate cuts s to at most n bytes, on a character boundary, marking the

@@ -119,7 +119,7 @@ func (c *Client) Snapshot(ctx context.Context, p PaneID, escapes bool) (Snapshot
 	if !ok {
 		return Snapshot{}, &NotFoundError{Kind: "pane", ID: string(p)}
 	}
-	rows, err := detailFormat.parse(row+rowSep, fieldSep, rowSep)
+	rows, err := c.parsePrinted(ctx, detailFormat, row+rowSep, fieldSep, rowSep)
 	if err != nil {
 		return Snapshot{}, err
 	}
@@ -159,7 +159,7 @@ func (c *Client) ServerInfo(ctx context.Context) (ServerInfo, error) {
 	if err != nil {
 		return ServerInfo{}, err
 	}
-	rows, err := serverFormat.parse(out, fieldSep, rowSep)
+	rows, err := c.parsePrinted(ctx, serverFormat, out, fieldSep, rowSep)
 	if err != nil {
 		return ServerInfo{}, err
 	}

@@ -59,7 +59,7 @@ func (c *Client) OpenPipe(ctx context.Context, p PaneID, relay, mark string) (pa
 	if err != nil {
 		return Pane{}, false, err
 	}
-	rows, err := paneFormat.parse(out, fieldSep, rowSep)
+	rows, err := c.parsePrinted(ctx, paneFormat, out, fieldSep, rowSep)
 	if err != nil {
 		return Pane{}, false, err
 	}

@@ -411,7 +411,7 @@ func (c *Client) create(ctx context.Context, spawn Spawn, argv []string) (Create
 	if err != nil {
 		return Created{}, err
 	}
-	rows, err := createdFormat.parse(out, fieldSep, rowSep)
+	rows, err := c.parsePrinted(ctx, createdFormat, out, fieldSep, rowSep)
 	if err != nil {
 		return Created{}, err
 	}
