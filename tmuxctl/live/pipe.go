@@ -279,14 +279,19 @@ func (h *Hub) streamDied(p tmuxctl.PaneID) {
 // before it marks the pane dead, but the relay may still be copying it.
 const settleQuiet = 30 * time.Millisecond
 
-// settle marks s dead once its pipe has been quiet for settleQuiet (a
-// second at most), then closes the pipe: a dead pane prints no more.
+// settle marks s dead once its pipe has been quiet for settleQuiet since
+// the death was heard and since its last data (a second at most), then
+// closes the pipe: a dead pane prints no more. The death can be heard
+// before the pane's last output has come through the relay (they take
+// different ways), so quiet counts from the death too.
 func (h *Hub) settle(s *Stream) {
-	deadline := time.Now().Add(time.Second)
+	heard := time.Now()
+	deadline := heard.Add(time.Second)
 	for {
 		s.mu.Lock()
 		quietFor := time.Since(s.lastData)
 		s.mu.Unlock()
+		quietFor = min(quietFor, time.Since(heard))
 		if quietFor >= settleQuiet || time.Now().After(deadline) {
 			break
 		}
