@@ -88,9 +88,13 @@ func (c *Client) ToggleZoom(ctx context.Context, p PaneID, times int) error {
 	return err
 }
 
-// ResizeWindow sets window w's size; 0 leaves a dimension. tmux then keeps
-// the window at that size (its window-size option becomes manual).
+// ResizeWindow sets window w's size; 0 leaves a dimension (both 0: nothing
+// happens). tmux then keeps the window at that size (its window-size option
+// becomes manual); no other window changes.
 func (c *Client) ResizeWindow(ctx context.Context, w WindowID, width, height int) error {
+	if width <= 0 && height <= 0 {
+		return nil
+	}
 	argv := []string{"resize-window", "-t", string(w)}
 	if width > 0 {
 		argv = append(argv, "-x", strconv.Itoa(width))

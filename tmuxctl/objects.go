@@ -462,28 +462,11 @@ func (c *Client) NewSession(ctx context.Context, o NewSessionOptions) (Created, 
 	if err == nil && !c.atLeast(ctx, 3, 3) {
 		// tmux 3.2a gives a detached session's window the default size
 		// whatever -x and -y say; resize-window makes it what was asked.
-		err = c.resizeWindow(ctx, created.Window, o.Width, o.Height)
+		err = c.ResizeWindow(ctx, created.Window, o.Width, o.Height)
 	}
 	return created, err
 }
 
-// resizeWindow sets window w's size, where width or height is not 0.
-// tmux then keeps that window at that size (its window-size option
-// becomes manual); no other window changes.
-func (c *Client) resizeWindow(ctx context.Context, w WindowID, width, height int) error {
-	if width <= 0 && height <= 0 {
-		return nil
-	}
-	resize := []string{"resize-window", "-t", string(w)}
-	if width > 0 {
-		resize = append(resize, "-x", strconv.Itoa(width))
-	}
-	if height > 0 {
-		resize = append(resize, "-y", strconv.Itoa(height))
-	}
-	_, err := c.command(ctx, resize...)
-	return err
-}
 
 // NewWindowOptions configure [Client.NewWindow].
 type NewWindowOptions struct {
@@ -506,7 +489,7 @@ func (c *Client) NewWindow(ctx context.Context, s SessionID, o NewWindowOptions)
 	if err != nil {
 		return Created{}, err
 	}
-	if err := c.resizeWindow(ctx, created.Window, o.Width, o.Height); err != nil {
+	if err := c.ResizeWindow(ctx, created.Window, o.Width, o.Height); err != nil {
 		c.KillWindow(context.WithoutCancel(ctx), created.Window)
 		return Created{}, err
 	}
