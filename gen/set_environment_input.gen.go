@@ -18,7 +18,8 @@ type SetEnvironmentInput struct {
 	// Remove the variable instead.
 	Unset bool `json:"unset,omitempty,omitzero"`
 
-	// The value, stored exactly (no format expansion).
+	// The value, stored exactly (no format expansion). At most 8192 bytes: tmux takes
+	// it in one command, and a command has a size limit.
 	Value *string `json:"value,omitempty,omitzero"`
 }
 
@@ -47,8 +48,8 @@ func (j *SetEnvironmentInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["unset"]; !ok || v == nil {
 		plain.Unset = false
 	}
-	if plain.Value != nil && utf8.RuneCountInString(string(*plain.Value)) > 65536 {
-		return fmt.Errorf("field %s length: must be <= %d", "value", 65536)
+	if plain.Value != nil && utf8.RuneCountInString(string(*plain.Value)) > 8192 {
+		return fmt.Errorf("field %s length: must be <= %d", "value", 8192)
 	}
 	*j = SetEnvironmentInput(plain)
 	return nil

@@ -31,7 +31,9 @@ type SetOptionInput struct {
 
 	// The new value, stored exactly. tmux's own options take no '#' (tmux would
 	// expand it as a format, and #(...) runs a shell command) except in a colour such
-	// as #ff0000; user options (@name) take any text.
+	// as #ff0000; user options (@name) take any text. At most 8192 bytes: tmux takes
+	// a value in one command, and a command has a size limit (for long text, use
+	// load_buffer).
 	Value *string `json:"value,omitempty,omitzero"`
 }
 
@@ -100,8 +102,8 @@ func (j *SetOptionInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["unset"]; !ok || v == nil {
 		plain.Unset = false
 	}
-	if plain.Value != nil && utf8.RuneCountInString(string(*plain.Value)) > 65536 {
-		return fmt.Errorf("field %s length: must be <= %d", "value", 65536)
+	if plain.Value != nil && utf8.RuneCountInString(string(*plain.Value)) > 8192 {
+		return fmt.Errorf("field %s length: must be <= %d", "value", 8192)
 	}
 	*j = SetOptionInput(plain)
 	return nil

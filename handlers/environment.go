@@ -50,6 +50,9 @@ func (h *Handlers) SetEnvironment(ctx context.Context, in gen.SetEnvironmentInpu
 		if in.Value == nil {
 			return gen.SetEnvironmentOutput{}, fmt.Errorf("value is required unless unset is true")
 		}
+		if err := fitsOneCommand("value", *in.Value); err != nil {
+			return gen.SetEnvironmentOutput{}, err
+		}
 		err = h.tmux.SetEnvironment(ctx, session, in.Name, *in.Value)
 	}
 	if err != nil {

@@ -53,6 +53,9 @@ func (h *Handlers) SetOption(ctx context.Context, in gen.SetOptionInput) (gen.Se
 		if in.Value == nil {
 			return gen.SetOptionOutput{}, fmt.Errorf("value is required unless unset is true")
 		}
+		if err := fitsOneCommand("value", *in.Value); err != nil {
+			return gen.SetOptionOutput{}, err
+		}
 		err = h.tmux.SetOption(ctx, t, in.Name, *in.Value)
 	}
 	if err != nil {
@@ -229,4 +232,18 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// maxArgBytes bounds a caller's value that tmux must take as one argument
+// of one command: tmux refuses a client's command beyond 16 KiB ("command
+// too long"), and the schema's maxLength counts characters, not bytes.
+const maxArgBytes = 8192
+
+// fitsOneCommand refuses a value too long for one tmux command, naming
+// field.
+func fitsOneCommand(field, v string) error {
+	if len(v) > maxArgBytes {
+		return fmt.Errorf("%s is %d bytes; tmux takes at most %d in one command (for long text, use load_buffer)", field, len(v), maxArgBytes)
+	}
+	return nil
 }

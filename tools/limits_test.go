@@ -1,0 +1,51 @@
+package tools
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+)
+
+// A value tmux takes in one command is stored up to 8192 bytes, and a
+// longer one (within the schema's characters) is refused by name rather
+// than by tmux's "command too long".
+func TestOneCommandValues(t *testing.T) {
+	sock := tmuxtest.Server(t)
+	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
+	cs, stop := serveFor(t, client, Mutating)
+	defer stop()
+	fits, tooLong := strings.Repeat("é", 4096), strings.Repeat("é", 4097) // 8192 and 8194 bytes
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		read []string
+	}{
+		{"set_option", map[string]any{"scope": "server", "name": "@big"}, []string{"show-options", "-sv", "@big"}},
+		{"set_environment", map[string]any{"name": "BIG"}, []string{"show-environment", "-g", "BIG"}},
+	} {
+		call := func(v string) *mcp.CallToolResult {
+			args := map[string]any{"value": v}
+			for k, a := range c.args {
+				args[k] = a
+			}
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: args})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		if res := call(fits); res.IsError {
+			t.Errorf("%s with 8192 bytes: %s", c.tool, res.Content[0].(*mcp.TextContent).Text)
+		} else if got := strings.TrimSuffix(tmuxtest.Run(t, sock, c.read...), "\n"); !strings.HasSuffix(got, fits) {
+			t.Errorf("%s: tmux holds %d bytes, not the value", c.tool, len(got))
+		}
+		res := call(tooLong)
+		if text := res.Content[0].(*mcp.TextContent).Text; !res.IsError || !strings.HasPrefix(text, "value is 8194 bytes") {
+			t.Errorf("%s with 8194 bytes: %v %s", c.tool, res.IsError, text)
+		}
+	}
+}
