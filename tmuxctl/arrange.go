@@ -206,8 +206,8 @@ func (c *Client) SetPaneTitle(ctx context.Context, p PaneID, title string) error
 // in the same pane, whose id stays. With no Argv it runs the shell that
 // tmux gives new panes (default-shell), as a login shell.
 func (c *Client) RespawnPane(ctx context.Context, p PaneID, spawn Spawn) error {
-	if spawn.check() != nil {
-		return fmt.Errorf("cwd %q is not a directory on this machine; the pane was left as it was", spawn.Cwd)
+	if err := spawn.check("the pane was left as it was"); err != nil {
+		return err
 	}
 	if len(spawn.Argv) == 0 {
 		// respawn-pane with no command would run the pane's own first

@@ -381,18 +381,33 @@ var createdFormat = format{"pane_id", "window_id", "window_index", "session_id",
 
 // check refuses a start directory that does not exist: tmux 3.3a would
 // silently start the program in another directory instead.
-func (s Spawn) check() error {
+func (s Spawn) check(outcome string) error {
+	size := len(s.Cwd)
+	for _, a := range s.Argv {
+		size += len(a) + 1
+	}
+	if size > maxSpawnBytes {
+		return fmt.Errorf("argv and cwd hold %d bytes, and tmux takes at most about %d in one command (for a long script, write it to a file and run that); %s", size, maxSpawnBytes, outcome)
+	}
 	if s.Cwd == "" {
 		return nil
 	}
 	if fi, err := os.Stat(s.Cwd); err != nil || !fi.IsDir() {
-		return fmt.Errorf("cwd %q is not a directory on this machine; nothing was created", s.Cwd)
+		return fmt.Errorf("cwd %q is not a directory on this machine; %s", s.Cwd, outcome)
 	}
 	return nil
 }
 
+// nothingCreated ends a refusal of a program to start.
+const nothingCreated = "nothing was created"
+
+// maxSpawnBytes bounds a program's argv and cwd, which go to tmux as
+// arguments of one command: tmux refuses a client's command beyond 16 KiB,
+// and the gating shell and the command's own words take some of that.
+const maxSpawnBytes = 8192
+
 func (c *Client) create(ctx context.Context, spawn Spawn, argv []string) (Created, error) {
-	if err := spawn.check(); err != nil {
+	if err := spawn.check(nothingCreated); err != nil {
 		return Created{}, err
 	}
 	argv = append(argv, spawn.args()...)

@@ -57,7 +57,7 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 	if len(s.Argv) == 0 {
 		return Created{}, nil, errors.New("starting a program: argv is empty")
 	}
-	if err := s.check(); err != nil {
+	if err := s.check(nothingCreated); err != nil {
 		return Created{}, nil, err
 	}
 	bin, err := exec.LookPath(c.cfg.Binary)
@@ -137,7 +137,7 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 // shell execs the program, which keeps the pane's pid. If start is never
 // called, the caller must remove what create made.
 func (c *Client) CreateGated(ctx context.Context, s Spawn, nonce string, create func(context.Context, Spawn) (Created, error)) (Created, func(context.Context) error, error) {
-	if err := s.check(); err != nil {
+	if err := s.check(nothingCreated); err != nil {
 		return Created{}, nil, err
 	}
 	bin, err := exec.LookPath(c.cfg.Binary)

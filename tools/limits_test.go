@@ -49,3 +49,40 @@ func TestOneCommandValues(t *testing.T) {
 		}
 	}
 }
+
+// A program's argv too long for one tmux command is refused by name, and
+// nothing is made.
+func TestLongArgvIsRefused(t *testing.T) {
+	sock := tmuxtest.Server(t)
+	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
+	cs, stop := serveFor(t, client, Destructive)
+	defer stop()
+	before := tmuxtest.Run(t, sock, "list-panes", "-a", "-F", "#{pane_id} #{pane_current_command}")
+	argv := []string{"echo", strings.Repeat("x", 9000)}
+	for _, c := range []struct{ tool, want string }{
+		{"create_window", "nothing was created"},
+		{"split_window", "nothing was created"},
+		{"start_program", "nothing was created"},
+		{"respawn_pane", "the pane was left as it was"},
+	} {
+		args := map[string]any{"argv": argv, "sessionId": "$0", "paneId": "%0"}
+		if c.tool == "start_program" {
+			args = map[string]any{"argv": argv}
+		} else if c.tool != "create_window" {
+			delete(args, "sessionId")
+		} else {
+			delete(args, "paneId")
+		}
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		if !res.IsError || !strings.Contains(text, "argv and cwd hold 90") || !strings.HasSuffix(text, c.want) {
+			t.Errorf("%s with a 9000-byte argument: %v %s", c.tool, res.IsError, text)
+		}
+	}
+	if after := tmuxtest.Run(t, sock, "list-panes", "-a", "-F", "#{pane_id} #{pane_current_command}"); after != before {
+		t.Errorf("panes changed:\n%s\nthen\n%s", before, after)
+	}
+}
