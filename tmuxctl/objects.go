@@ -482,7 +482,6 @@ func (c *Client) NewSession(ctx context.Context, o NewSessionOptions) (Created, 
 	return created, err
 }
 
-
 // NewWindowOptions configure [Client.NewWindow].
 type NewWindowOptions struct {
 	Name          string // tmux names it after its program when empty
