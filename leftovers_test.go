@@ -439,7 +439,15 @@ func TestLeftoverStaleHoldAfterRestart(t *testing.T) {
 	ps, _ := listPanes(sock)
 	if !ps["%1"].dead {
 		t.Errorf("new %%1 (remain-on-exit on) is %+v after its program exited, want it left dead", ps["%1"])
-	} else if out, _ := tmuxQuery(sock, "capture-pane", "-p", "-t", "%1"); !strings.Contains(out, "out-go1") {
+	}
+	// tmux can hear the exit before it has read the program's last output
+	// from the terminal (it then draws "Pane is dead" first): the output
+	// shows when tmux gets to it.
+	var out string
+	if !poll(settleBound, func() bool {
+		out, _ = tmuxQuery(sock, "capture-pane", "-p", "-t", "%1")
+		return strings.Contains(out, "out-go1")
+	}) {
 		t.Errorf("new %%1 shows %q, want its output out-go1", out)
 	}
 }
