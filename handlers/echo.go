@@ -58,21 +58,6 @@ const (
 	keyUnknown                // anything else: the echo can no longer be predicted
 )
 
-// classifyKey reads a send_keys string the way send_keys sends it: as a
-// key when it names one (see tmuxctl.ParseKey) and literal is off,
-// otherwise as text.
-func classifyKey(keys string, literal bool) keyKind {
-	if literal {
-		return keyText
-	}
-	k, err := tmuxctl.ParseKey(keys)
-	if err != nil || !k.Named() {
-		return keyText
-	}
-	kind, _ := classifyParsed(k)
-	return kind
-}
-
 // classifyParsed reads one key for the echo model; for a key that types a
 // character (Space, 0x41) it also returns that character.
 func classifyParsed(k tmuxctl.Key) (keyKind, rune) {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
 func TestEchoBook(t *testing.T) {
@@ -127,4 +129,19 @@ func FuzzEchoSpans(f *testing.F) {
 			t.Fatalf("match %d..%d in %q is wrong or inside echo", s, e, text)
 		}
 	})
+}
+
+// classifyKey reads a send_keys string the way send_keys sends a string: as a
+// key when it names one (see tmuxctl.ParseKey) and literal is off,
+// otherwise as text.
+func classifyKey(keys string, literal bool) keyKind {
+	if literal {
+		return keyText
+	}
+	k, err := tmuxctl.ParseKey(keys)
+	if err != nil || !k.Named() {
+		return keyText
+	}
+	kind, _ := classifyParsed(k)
+	return kind
 }
