@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/handlers"
+	"github.com/tmux-mcp/tmux-mcp/internal/server"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tools"
@@ -221,36 +222,27 @@ type serveOptions struct {
 // server cancels them.
 const drainTimeout = 10 * time.Second
 
-// serve is the composition root: it builds the pane-output hub, the
-// handlers over it and the catalogue's MCP server, and runs that server
-// over In and Out until input ends (EOF or Stop) and every call in flight
-// has been answered. Calls still running [drainTimeout] after EOF are
+// serve builds the server (package server) and runs it over In and Out
+// until input ends (EOF or Stop) and every call in flight has been
+// answered. Calls still running [drainTimeout] after EOF are
 // cancelled, so they answer promptly.
 func serve(ctx context.Context, o serveOptions) error {
-	shutdown, cancelCalls := context.WithCancel(context.Background())
-	defer cancelCalls()
-	liveOpts := o.Live
-	liveOpts.ReadOnly = o.Tier == tools.ReadOnly
-	hub, err := live.New(o.Tmux, liveOpts)
+	srv, err := server.New(server.Options{Version: version, Tmux: o.Tmux, Limits: o.Limits, Live: o.Live, Tier: o.Tier})
 	if err != nil {
 		return err
 	}
-	// Closing the hub closes every pipe, puts back every remain-on-exit
-	// held, and removes the hook entry and the private directory.
-	defer hub.Close()
-	h := handlers.New(shutdown, o.Tmux, hub, o.Limits)
-	s := tools.NewServer(version, h, o.Tier)
+	defer srv.Close()
 
 	transport := stdio.New(o.In, o.Out)
 	go func() {
 		select {
 		case <-o.Stop:
-			cancelCalls()
+			srv.CancelCalls()
 			transport.Stop()
 		case <-transport.Drained():
 			return
 		case <-ctx.Done():
-			cancelCalls()
+			srv.CancelCalls()
 			transport.Stop()
 		}
 	}()
@@ -266,7 +258,7 @@ func serve(ctx context.Context, o serveOptions) error {
 		case <-transport.Drained():
 			return
 		case <-time.After(drainTimeout):
-			cancelCalls()
+			srv.CancelCalls()
 		}
 		select {
 		case <-transport.Drained():
@@ -274,7 +266,7 @@ func serve(ctx context.Context, o serveOptions) error {
 			transport.ForceClose()
 		}
 	}()
-	err = s.Run(context.Background(), transport)
+	err = srv.MCP.Run(context.Background(), transport)
 	if err == io.EOF {
 		err = nil
 	}
