@@ -82,7 +82,7 @@ func (h *Handlers) ResizePane(ctx context.Context, in gen.ResizePaneInput) (gen.
 	case sized:
 		err = h.tmux.ResizePane(ctx, id, tmuxctl.Resize{Width: deref(in.Width), Height: deref(in.Height)})
 	default:
-		err = h.tmux.ResizePane(ctx, id, tmuxctl.Resize{Border: borders[*in.Direction], Amount: in.Amount})
+		err = h.tmux.ResizePane(ctx, id, tmuxctl.Resize{Border: resizeBorder(*in.Direction), Amount: in.Amount})
 	}
 	if err != nil {
 		return gen.ResizePaneOutput{}, h.explainField(ctx, "paneId", err)
@@ -92,14 +92,6 @@ func (h *Handlers) ResizePane(ctx context.Context, in gen.ResizePaneInput) (gen.
 		return gen.ResizePaneOutput{}, err
 	}
 	return gen.ResizePaneOutput{PaneID: string(p.ID), WindowID: string(p.WindowID), Width: p.Width, Height: p.Height, Zoomed: w.Zoomed}, nil
-}
-
-// borders maps resize_pane's directions to the border tmux moves.
-var borders = map[gen.ResizePaneInputDirection]tmuxctl.Border{
-	gen.ResizePaneInputDirectionUp:    tmuxctl.BorderUp,
-	gen.ResizePaneInputDirectionDown:  tmuxctl.BorderDown,
-	gen.ResizePaneInputDirectionLeft:  tmuxctl.BorderLeft,
-	gen.ResizePaneInputDirectionRight: tmuxctl.BorderRight,
 }
 
 // reachZoom zooms pane p's window onto p, or unzooms it, only as far as

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/clip"
 	"strings"
 	"unicode/utf8"
 
@@ -33,7 +34,7 @@ func (h *Handlers) ShowBuffer(ctx context.Context, in gen.ShowBufferInput) (gen.
 	full := strings.ToValidUTF8(string(data), "\uFFFD")
 	text := full
 	if len(text) > h.limits.MaxBytes {
-		text = validPrefix(text, h.limits.MaxBytes)
+		text = clip.ValidPrefix(text, h.limits.MaxBytes)
 	}
 	return gen.ShowBufferOutput{
 		Name:          in.Name,

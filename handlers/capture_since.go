@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/clip"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
@@ -45,8 +46,8 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 			return gen.CaptureSinceOutput{}, fmt.Errorf("pane %s is gone and everything it printed has been read; list_panes shows the panes that exist", pane)
 		}
 	}
-	kept := keepStreamTail(chunk.Text, maxLines, h.limits.MaxBytes)
-	return kept.missing(chunk.Missed).intoCaptureSince(gen.CaptureSinceOutput{
+	kept := clip.StreamNewest(chunk.Text, maxLines, h.limits.MaxBytes)
+	return intoCaptureSince(kept.Missing(chunk.Missed), gen.CaptureSinceOutput{
 		PaneID:             in.PaneID,
 		Text:               kept.Text,
 		Cursor:             nullableCursor(s.Cursor(chunk.End)),
@@ -89,8 +90,8 @@ func (h *Handlers) seed(ctx context.Context, s *live.Stream, mark int64, maxLine
 		}
 		lines = nil // the pane closed already; its stream still counts
 	}
-	kept := keepTail(trimBlankTail(lines), maxLines, h.limits.MaxBytes)
-	return kept.intoCaptureSince(gen.CaptureSinceOutput{
+	kept := clip.Newest(clip.TrimBlankTail(lines), maxLines, h.limits.MaxBytes)
+	return intoCaptureSince(kept.Accounting, gen.CaptureSinceOutput{
 		PaneID:             string(s.Pane()),
 		Text:               kept.Text,
 		Cursor:             nullableCursor(s.Cursor(mark)),
@@ -108,8 +109,8 @@ func (h *Handlers) captureWithoutStream(ctx context.Context, pane tmuxctl.PaneID
 	if err != nil {
 		return gen.CaptureSinceOutput{}, h.explain(ctx, err)
 	}
-	kept := keepTail(trimBlankTail(lines), maxLines, h.limits.MaxBytes)
-	return kept.intoCaptureSince(gen.CaptureSinceOutput{
+	kept := clip.Newest(clip.TrimBlankTail(lines), maxLines, h.limits.MaxBytes)
+	return intoCaptureSince(kept.Accounting, gen.CaptureSinceOutput{
 		PaneID:       string(pane),
 		Text:         kept.Text,
 		Cursor:       nil,

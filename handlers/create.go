@@ -106,16 +106,9 @@ func splitCells(dir tmuxctl.Direction, percent, width, height *int) (int, error)
 	case across && height != nil:
 		return 0, fmt.Errorf("height cannot be set when splitting %s: the new pane has the split pane's height; use width (columns), or direction below/above", dir)
 	case !across && width != nil:
-		return 0, fmt.Errorf("width cannot be set when splitting %s: the new pane has the split pane's width; use height (rows), or direction right/left", dirName(dir))
+		return 0, fmt.Errorf("width cannot be set when splitting %s: the new pane has the split pane's width; use height (rows), or direction right/left", dir)
 	case across:
 		return deref(width), nil
 	}
 	return deref(height), nil
-}
-
-func dirName(d tmuxctl.Direction) tmuxctl.Direction {
-	if d == "" {
-		return tmuxctl.Below
-	}
-	return d
 }

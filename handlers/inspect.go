@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/clip"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
@@ -165,9 +166,9 @@ func (h *Handlers) SnapshotPane(ctx context.Context, in gen.SnapshotPaneInput) (
 	if err != nil {
 		return gen.SnapshotPaneOutput{}, h.explain(ctx, err)
 	}
-	lines := trimBlankTail(s.Lines)
-	kept := keepTail(lines, h.limits.lines(in.MaxLines), h.limits.MaxBytes)
-	return kept.intoSnapshotPane(gen.SnapshotPaneOutput{
+	lines := clip.TrimBlankTail(s.Lines)
+	kept := clip.Newest(lines, h.limits.lines(in.MaxLines), h.limits.MaxBytes)
+	return intoSnapshotPane(kept.Accounting, gen.SnapshotPaneOutput{
 		PaneID:          string(s.ID),
 		Width:           s.Width,
 		Height:          s.Height,

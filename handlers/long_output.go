@@ -1,18 +1,21 @@
 package handlers
 
-import "github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
+import (
+	"github.com/tmux-mcp/tmux-mcp/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
+)
 
 // outputCut is how a call asked for long output to be cut: which part to
 // keep, and at most how many lines (nil: the server limit).
 type outputCut struct {
-	which    keepWhich
+	which    clip.Keep
 	maxLines *int
 }
 
 // A cutOutput is a program's output cut for one result, with what the
 // caller needs to know about the part left out and to read it.
 type cutOutput struct {
-	streamCut
+	clip.Part
 	EffectiveMaxLines int
 	MaxLinesClamped   bool
 	OmittedAtLine     *int    // nil when nothing was left out
@@ -25,7 +28,7 @@ type cutOutput struct {
 func (h *Handlers) cut(s *live.Stream, textStart int64, text []byte, c outputCut) cutOutput {
 	out := cutOutput{}
 	out.EffectiveMaxLines, out.MaxLinesClamped = h.lineLimit(c.maxLines)
-	out.streamCut = keepStream(text, c.which, out.EffectiveMaxLines, h.limits.MaxBytes)
+	out.Part = clip.Stream(text, c.which, out.EffectiveMaxLines, h.limits.MaxBytes)
 	if out.OmittedBytes > 0 {
 		at := out.AtLine
 		out.OmittedAtLine = &at

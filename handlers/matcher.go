@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/clip"
 	"regexp"
 	"strings"
 )
@@ -113,5 +114,5 @@ func shorten(s string) string {
 	if len(s) <= 200 {
 		return s
 	}
-	return validPrefix(s, 200) + "…"
+	return clip.ValidPrefix(s, 200) + "…"
 }

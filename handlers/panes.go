@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/clip"
 	"strconv"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
@@ -44,9 +45,9 @@ func (h *Handlers) CapturePane(ctx context.Context, in gen.CapturePaneInput) (ge
 	if err != nil {
 		return gen.CapturePaneOutput{}, h.explain(ctx, err)
 	}
-	lines = trimBlankTail(lines)
-	kept := keepTail(lines, h.limits.lines(in.MaxLines), h.limits.MaxBytes)
-	return kept.intoCapturePane(gen.CapturePaneOutput{
+	lines = clip.TrimBlankTail(lines)
+	kept := clip.Newest(lines, h.limits.lines(in.MaxLines), h.limits.MaxBytes)
+	return intoCapturePane(kept.Accounting, gen.CapturePaneOutput{
 		PaneID:       string(id),
 		Text:         kept.Text,
 		TotalLines:   len(lines),
@@ -60,11 +61,4 @@ func clampRow(row *int, first, last int) (*int, bool) {
 	}
 	v := min(max(*row, first), last)
 	return &v, v != *row
-}
-
-func trimBlankTail(lines []string) []string {
-	for len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	return lines
 }

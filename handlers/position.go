@@ -46,13 +46,13 @@ func (h *Handlers) FindPaneByPosition(ctx context.Context, in gen.FindPaneByPosi
 	if err != nil {
 		return gen.FindPaneByPositionOutput{}, h.explain(ctx, err)
 	}
-	places, err := parseLayout(w.Layout)
+	places, err := tmuxctl.ParseLayout(w.Layout)
 	if err != nil {
 		return gen.FindPaneByPositionOutput{}, err
 	}
-	var match func(r rect) bool
+	var match func(r tmuxctl.Cell) bool
 	if byPane {
-		from, ok := places[*in.PaneID]
+		from, ok := places[tmuxctl.PaneID(*in.PaneID)]
 		if !ok {
 			return gen.FindPaneByPositionOutput{}, fmt.Errorf("pane %s is not in the layout of its window %s (%s)", *in.PaneID, window, w.Layout)
 		}
@@ -62,15 +62,15 @@ func (h *Handlers) FindPaneByPosition(ctx context.Context, in gen.FindPaneByPosi
 			return gen.FindPaneByPositionOutput{}, fmt.Errorf("cell x=%d y=%d is outside window %s, which is %dx%d (x from 0 to %d, y from 0 to %d)",
 				*in.X, *in.Y, window, w.Width, w.Height, w.Width-1, w.Height-1)
 		}
-		match = func(r rect) bool { return r.contains(*in.X, *in.Y) }
+		match = func(r tmuxctl.Cell) bool { return r.Contains(*in.X, *in.Y) }
 	}
 	out := gen.FindPaneByPositionOutput{WindowID: string(window), Zoomed: w.Zoomed, Panes: []gen.FoundPane{}}
 	for _, p := range panes {
-		r, ok := places[string(p.ID)]
+		r, ok := places[p.ID]
 		if !ok || string(p.ID) == deref(in.PaneID) || !match(r) {
 			continue
 		}
-		out.Panes = append(out.Panes, gen.FoundPane{PaneID: string(p.ID), Left: r.left, Top: r.top, Width: r.width, Height: r.height, Active: p.Active})
+		out.Panes = append(out.Panes, gen.FoundPane{PaneID: string(p.ID), Left: r.Left, Top: r.Top, Width: r.Width, Height: r.Height, Active: p.Active})
 	}
 	slices.SortFunc(out.Panes, func(a, b gen.FoundPane) int {
 		return cmp.Or(cmp.Compare(a.Top, b.Top), cmp.Compare(a.Left, b.Left))
@@ -82,25 +82,25 @@ func (h *Handlers) FindPaneByPosition(ctx context.Context, in gen.FindPaneByPosi
 // one-cell border on that side and overlapping it along the border, or,
 // for a corner, covering the cell diagonally past the corner and its two
 // borders.
-func beside(from rect, side gen.FindPaneByPositionInputSide) func(rect) bool {
-	right, bottom := from.left+from.width, from.top+from.height // first cells past the pane
-	rows := func(r rect) bool { return r.top < bottom && from.top < r.top+r.height }
-	cols := func(r rect) bool { return r.left < right && from.left < r.left+r.width }
+func beside(from tmuxctl.Cell, side gen.FindPaneByPositionInputSide) func(tmuxctl.Cell) bool {
+	right, bottom := from.Left+from.Width, from.Top+from.Height // first cells past the pane
+	rows := func(r tmuxctl.Cell) bool { return r.Top < bottom && from.Top < r.Top+r.Height }
+	cols := func(r tmuxctl.Cell) bool { return r.Left < right && from.Left < r.Left+r.Width }
 	switch side {
 	case gen.FindPaneByPositionInputSideLeft:
-		return func(r rect) bool { return r.left+r.width == from.left-1 && rows(r) }
+		return func(r tmuxctl.Cell) bool { return r.Left+r.Width == from.Left-1 && rows(r) }
 	case gen.FindPaneByPositionInputSideRight:
-		return func(r rect) bool { return r.left == right+1 && rows(r) }
+		return func(r tmuxctl.Cell) bool { return r.Left == right+1 && rows(r) }
 	case gen.FindPaneByPositionInputSideAbove:
-		return func(r rect) bool { return r.top+r.height == from.top-1 && cols(r) }
+		return func(r tmuxctl.Cell) bool { return r.Top+r.Height == from.Top-1 && cols(r) }
 	case gen.FindPaneByPositionInputSideBelow:
-		return func(r rect) bool { return r.top == bottom+1 && cols(r) }
+		return func(r tmuxctl.Cell) bool { return r.Top == bottom+1 && cols(r) }
 	case gen.FindPaneByPositionInputSideTopLeft:
-		return func(r rect) bool { return r.contains(from.left-2, from.top-2) }
+		return func(r tmuxctl.Cell) bool { return r.Contains(from.Left-2, from.Top-2) }
 	case gen.FindPaneByPositionInputSideTopRight:
-		return func(r rect) bool { return r.contains(right+1, from.top-2) }
+		return func(r tmuxctl.Cell) bool { return r.Contains(right+1, from.Top-2) }
 	case gen.FindPaneByPositionInputSideBottomLeft:
-		return func(r rect) bool { return r.contains(from.left-2, bottom+1) }
+		return func(r tmuxctl.Cell) bool { return r.Contains(from.Left-2, bottom+1) }
 	}
-	return func(r rect) bool { return r.contains(right+1, bottom+1) }
+	return func(r tmuxctl.Cell) bool { return r.Contains(right+1, bottom+1) }
 }

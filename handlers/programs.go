@@ -223,8 +223,8 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 			kept := h.cut(st.stream, chunk.TextStart, chunk.Text,
 				outputCut{keepPart(in.Keep, gen.RunProgramInputKeepHead, gen.RunProgramInputKeepBoth), in.MaxLines})
 			out.Output = kept.Text
-			kept.accounting = kept.missing(chunk.Missed)
-			out = kept.intoRunProgram(out)
+			kept.Accounting = kept.Missing(chunk.Missed)
+			out = intoRunProgramCut(kept, out)
 			cursor := st.stream.Cursor(chunk.End)
 			out.Cursor = &cursor
 		}

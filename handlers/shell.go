@@ -126,8 +126,8 @@ func (h *Handlers) withOutput(s *live.Stream, out gen.RunShellCommandOutput, tex
 	out.OutputComplete = out.OutputComplete && missed == 0 && kept.OmittedBytes == 0
 	// out counts only what the stream lost before the command's output
 	// was read; the cut is this call's own.
-	kept.accounting = kept.missing(int64(out.MissedBytes + missed))
-	return kept.intoRunShellCommand(out)
+	kept.Accounting = kept.Missing(int64(out.MissedBytes + missed))
+	return intoRunShellCommandCut(kept, out)
 }
 
 // endOf returns the marker that ended command c, if the stream has seen

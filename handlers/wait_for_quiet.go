@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"github.com/tmux-mcp/tmux-mcp/internal/clip"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
@@ -107,9 +108,9 @@ func (w *quietWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wa
 
 func (w *quietWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitForQuietOutputOutcome, failure live.Failure) gen.WaitForQuietOutput {
 	out := w.base(outcome)
-	kept := keepStreamTail(w.acc, w.maxLines, w.h.limits.MaxBytes)
+	kept := clip.StreamNewest(w.acc, w.maxLines, w.h.limits.MaxBytes)
 	out.Output = kept.Text
-	out = w.cut.then(kept.accounting).intoWaitForQuiet(out)
+	out = intoWaitForQuiet(w.cut.Then(kept.Accounting), out)
 	if failure != "" {
 		f := string(seedFailure(failure))
 		out.StreamFailure = &f
@@ -137,7 +138,7 @@ func (w *quietWait) addScreen(ctx context.Context, out *gen.WaitForQuietOutput, 
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
 	if lines, err := w.h.tmux.Capture(sctx, w.pane, tmuxctl.CaptureOptions{}); err == nil {
-		screen := keepTail(trimBlankTail(lines), w.h.limits.MaxLines, w.h.limits.MaxBytes-used)
+		screen := clip.Newest(clip.TrimBlankTail(lines), w.h.limits.MaxLines, w.h.limits.MaxBytes-used)
 		out.Screen = screen.Text
 		out.ScreenClamped = screen.ByteClamped || screen.DroppedLines > 0
 	}

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"github.com/tmux-mcp/tmux-mcp/internal/clip"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
@@ -165,7 +166,7 @@ func (w *textWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitF
 	if ms >= 0 {
 		matched := string(w.acc[ms:me])
 		if w.m.empty() && len(matched) > maxAnyLineBytes {
-			matched = validPrefix(matched, maxAnyLineBytes)
+			matched = clip.ValidPrefix(matched, maxAnyLineBytes)
 		}
 		out.Matched = &matched
 		upto = me
@@ -174,9 +175,9 @@ func (w *textWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitF
 			cut.MissedBytes--
 		}
 	}
-	kept := keepStreamTail(w.acc[:upto], w.maxLines, w.h.limits.MaxBytes)
+	kept := clip.StreamNewest(w.acc[:upto], w.maxLines, w.h.limits.MaxBytes)
 	out.Output = kept.Text
-	out = cut.then(kept.accounting).intoWaitForText(out)
+	out = intoWaitForText(cut.Then(kept.Accounting), out)
 	if failure != "" {
 		out.StreamFailure = wireFailure(failure)
 	} else if ms >= 0 {
@@ -202,7 +203,7 @@ func (w *textWait) addScreen(ctx context.Context, out *gen.WaitForTextOutput, us
 	if err != nil {
 		return // the pane is gone: screen stays ""
 	}
-	screen := keepTail(trimBlankTail(lines), w.h.limits.MaxLines, w.h.limits.MaxBytes-used)
+	screen := clip.Newest(clip.TrimBlankTail(lines), w.h.limits.MaxLines, w.h.limits.MaxBytes-used)
 	out.Screen = screen.Text
 	out.ScreenClamped = screen.ByteClamped || screen.DroppedLines > 0
 	out.ReturnedBytes += len(screen.Text)
@@ -231,12 +232,4 @@ func later(a, b time.Time) time.Time {
 		return a
 	}
 	return b
-}
-
-// validPrefix cuts s to at most n bytes on a rune boundary.
-func validPrefix(s string, n int) string {
-	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
 }

@@ -1,24 +1,27 @@
 package handlers
 
-import "unicode/utf8"
+import (
+	"github.com/tmux-mcp/tmux-mcp/internal/clip"
+	"unicode/utf8"
+)
 
 // waitWindow is how much recent text a wait keeps to match across
 // notifications and to build its output from.
 const waitWindow = 256 << 10
 
 // A window is the recent text a wait has read, which it matches in and
-// builds its output from, and the accounting of what the stream missed
+// builds its output from, and the clip.Accounting of what the stream missed
 // and what the window let go from its front.
 type window struct {
 	acc    []byte // recent text; acc[0] is at stream offset accOff
 	accOff int64
-	cut    accounting
+	cut    clip.Accounting
 }
 
 // add appends text read from the stream after missed bytes it lost.
 func (w *window) add(text []byte, missed int64) {
 	w.acc = append(w.acc, text...)
-	w.cut = w.cut.missing(missed)
+	w.cut = w.cut.Missing(missed)
 }
 
 // trim keeps acc within waitWindow, counting what it drops.

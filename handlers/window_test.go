@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"github.com/tmux-mcp/tmux-mcp/internal/clip"
 	"strings"
 	"testing"
 )
@@ -13,7 +14,7 @@ func TestWindowTrim(t *testing.T) {
 	w.add([]byte(strings.Repeat("a", waitWindow-1)), 0)
 	w.trim()
 	// 4 + waitWindow-1 bytes: cutting 3 would split é, so 4 go, with one line.
-	want := accounting{DroppedLines: 1, OmittedBytes: 4, MissedBytes: 3}
+	want := clip.Accounting{DroppedLines: 1, OmittedBytes: 4, MissedBytes: 3}
 	if w.cut != want || w.accOff != 4 || len(w.acc) != waitWindow-1 {
 		t.Errorf("trim: cut %+v, accOff %d, %d bytes kept; want %+v, 4, %d", w.cut, w.accOff, len(w.acc), want, waitWindow-1)
 	}

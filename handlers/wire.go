@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/internal/clip"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
@@ -30,42 +31,51 @@ func seedFailure(f live.Failure) gen.WaitForTextOutputStreamFailure_0 {
 	return gen.WaitForTextOutputStreamFailure_0_ConnectionLost
 }
 
-// splitDirection maps split_window's direction to tmuxctl's (below when
-// omitted).
-func splitDirection(d gen.SplitWindowInputDirection) tmuxctl.Direction {
+// direction maps split_window's or join_pane's direction to tmuxctl's
+// (below when omitted); above, left and right are that tool's constants.
+func direction[D ~string](d, above, left, right D) tmuxctl.Direction {
 	switch d {
-	case gen.SplitWindowInputDirectionAbove:
+	case above:
 		return tmuxctl.Above
-	case gen.SplitWindowInputDirectionLeft:
+	case left:
 		return tmuxctl.Left
-	case gen.SplitWindowInputDirectionRight:
+	case right:
 		return tmuxctl.Right
 	}
 	return tmuxctl.Below
 }
 
-// joinDirection maps join_pane's direction to tmuxctl's (below when
-// omitted).
+// splitDirection is split_window's direction.
+func splitDirection(d gen.SplitWindowInputDirection) tmuxctl.Direction {
+	return direction(d, gen.SplitWindowInputDirectionAbove, gen.SplitWindowInputDirectionLeft, gen.SplitWindowInputDirectionRight)
+}
+
+// joinDirection is join_pane's direction.
 func joinDirection(d gen.JoinPaneInputDirection) tmuxctl.Direction {
+	return direction(d, gen.JoinPaneInputDirectionAbove, gen.JoinPaneInputDirectionLeft, gen.JoinPaneInputDirectionRight)
+}
+
+// resizeBorder maps resize_pane's direction to the border tmux moves.
+func resizeBorder(d gen.ResizePaneInputDirection) tmuxctl.Border {
 	switch d {
-	case gen.JoinPaneInputDirectionAbove:
-		return tmuxctl.Above
-	case gen.JoinPaneInputDirectionLeft:
-		return tmuxctl.Left
-	case gen.JoinPaneInputDirectionRight:
-		return tmuxctl.Right
+	case gen.ResizePaneInputDirectionUp:
+		return tmuxctl.BorderUp
+	case gen.ResizePaneInputDirectionDown:
+		return tmuxctl.BorderDown
+	case gen.ResizePaneInputDirectionLeft:
+		return tmuxctl.BorderLeft
 	}
-	return tmuxctl.Below
+	return tmuxctl.BorderRight
 }
 
 // keepPart maps a tool's keep enum to the part of long output to keep
 // (the newest when omitted); head and both are that tool's constants.
-func keepPart[K ~string](k, head, both K) keepWhich {
+func keepPart[K ~string](k, head, both K) clip.Keep {
 	switch k {
 	case head:
-		return keepFirst
+		return clip.First
 	case both:
-		return keepEnds
+		return clip.Ends
 	}
-	return keepLast
+	return clip.Last
 }

@@ -1,4 +1,4 @@
-package handlers
+package clip
 
 import (
 	"bytes"
@@ -6,11 +6,11 @@ import (
 	"unicode/utf8"
 )
 
-// An accounting says what bounding a result's text cut and what it kept,
+// An Accounting says what bounding a result's text cut and what it kept,
 // in the fields every tool returning pane or stream text reports. The
-// bounding functions below produce it; accounting.go copies it into each
+// bounding functions below produce it; handlers/wire.go copies it into each
 // output type.
-type accounting struct {
+type Accounting struct {
 	DroppedLines  int  // whole lines removed from the front by the line limit
 	OmittedBytes  int  // bytes removed from the front (see each bounding function)
 	MissedBytes   int  // bytes the stream lost before they could be read
@@ -18,11 +18,11 @@ type accounting struct {
 	ByteClamped   bool // whether the byte limit cut the text
 }
 
-// then is the accounting of text bounded by a and then by b (a wait's
+// then is the Accounting of text bounded by a and then by b (a wait's
 // window, then a call's limits): b's cuts add to a's, and what b kept is
 // what is returned.
-func (a accounting) then(b accounting) accounting {
-	return accounting{
+func (a Accounting) Then(b Accounting) Accounting {
+	return Accounting{
 		DroppedLines:  a.DroppedLines + b.DroppedLines,
 		OmittedBytes:  a.OmittedBytes + b.OmittedBytes,
 		MissedBytes:   a.MissedBytes + b.MissedBytes,
@@ -32,23 +32,23 @@ func (a accounting) then(b accounting) accounting {
 }
 
 // missing adds n bytes that a stream lost before they could be read.
-func (a accounting) missing(n int64) accounting {
+func (a Accounting) Missing(n int64) Accounting {
 	a.MissedBytes += int(n)
 	return a
 }
 
-// A tail is text cut to the line and byte limits, newest kept (a
-// streamCut's may keep the first part too), and what the cut cost.
-type tail struct {
+// A Kept is text cut to the line and byte limits, newest kept (a
+// Part's may keep the first part too), and what the cut cost.
+type Kept struct {
 	Text string
-	accounting
+	Accounting
 }
 
-// keepTail joins lines and keeps the newest that fit maxLines and maxBytes.
+// Newest joins lines and keeps the newest that fit maxLines and maxBytes.
 // Invalid UTF-8 becomes U+FFFD before anything is counted, and a byte cut
 // lands on a rune boundary.
-func keepTail(lines []string, maxLines, maxBytes int) tail {
-	var t tail
+func Newest(lines []string, maxLines, maxBytes int) Kept {
+	var t Kept
 	if maxLines >= 0 && len(lines) > maxLines {
 		t.DroppedLines = len(lines) - maxLines
 		lines = lines[t.DroppedLines:]
@@ -76,67 +76,67 @@ func cutFront(s string, max int) (string, int) {
 	return s[cut:], cut
 }
 
-// keepStreamTail keeps the newest maxLines lines of text, then the newest
-// maxBytes bytes of those. Unlike keepTail it counts dropped lines' bytes
+// StreamNewest keeps the newest maxLines lines of text, then the newest
+// maxBytes bytes of those. Unlike Newest it counts dropped lines' bytes
 // as omitted (every byte removed from the front, by either limit), so that
 // for stream reads newCursor − start = missedBytes + omittedBytes +
 // returnedBytes. A final newline ends the last line rather than starting a
 // new one.
-func keepStreamTail(text []byte, maxLines, maxBytes int) tail {
-	return keepStream(text, keepLast, maxLines, maxBytes).tail
+func StreamNewest(text []byte, maxLines, maxBytes int) Kept {
+	return Stream(text, Last, maxLines, maxBytes).Kept
 }
 
-// keepWhich says which part of long output a result keeps.
-type keepWhich int
+// Keep says which part of long output a result keeps.
+type Keep int
 
 const (
-	keepLast  keepWhich = iota // the newest lines
-	keepFirst                  // the first lines
-	keepEnds                   // the first and the newest, half the lines each
+	Last  Keep = iota // the newest lines
+	First             // the first lines
+	Ends              // the first and the newest, half the lines each
 )
 
-// A streamCut is stream text cut to the line and byte limits, with its
-// accounting: DroppedLines counts whole lines the line limit left out,
+// A Part is stream text cut to the line and byte limits, with its
+// Accounting: DroppedLines counts whole lines the line limit left out,
 // OmittedBytes every byte left out by either limit. What it leaves out is
 // always one run of bytes, text[At:At+OmittedBytes], so a cursor at At
 // reads it, and nothing is put in its place.
-type streamCut struct {
-	tail
+type Part struct {
+	Kept
 	At     int // offset in text of the first byte left out (0 when none)
 	AtLine int // lines of Text before the part left out (a line cut short counts)
 }
 
-// keepStream keeps which part of text fits maxLines lines, then maxBytes
-// bytes of that. keepEnds gives the first part ⌈maxLines/2⌉ lines and the
+// Stream keeps which part of text fits maxLines lines, then maxBytes
+// bytes of that. Ends gives the first part ⌈maxLines/2⌉ lines and the
 // newest the rest, and splits the bytes alike, either side using what the
 // other does not need. The newest part is cut by bytes from its front, as
-// keepStreamTail does; the first part is cut by bytes back to the end of a
+// StreamNewest does; the first part is cut by bytes back to the end of a
 // line where it has one, so that what is left out starts a line. A final
 // newline ends the last line rather than starting a new one.
-func keepStream(text []byte, which keepWhich, maxLines, maxBytes int) streamCut {
+func Stream(text []byte, which Keep, maxLines, maxBytes int) Part {
 	maxLines, maxBytes = max(maxLines, 1), max(maxBytes, 0)
 	starts := lineStarts(text)
 	n := len(starts)
 	headLines := n // the first part is text[:a], the newest text[b:]
 	switch which {
-	case keepLast:
+	case Last:
 		headLines = 0
-	case keepEnds:
+	case Ends:
 		headLines = (min(n, maxLines) + 1) / 2
-	case keepFirst:
+	case First:
 		headLines = min(n, maxLines)
 	}
 	tailLines := min(n, maxLines) - headLines
 	a, b := lineStart(starts, headLines, len(text)), lineStart(starts, n-tailLines, len(text))
-	var c streamCut
+	var c Part
 	c.DroppedLines = n - headLines - tailLines
 	head, newest := text[:a], text[b:]
 	if len(head)+len(newest) > maxBytes {
 		headBudget := 0
 		switch which {
-		case keepFirst:
+		case First:
 			headBudget = maxBytes
-		case keepEnds:
+		case Ends:
 			headBudget = min(len(head), max((maxBytes+1)/2, maxBytes-len(newest)))
 		}
 		head = cutBackToLine(head, headBudget)
@@ -193,4 +193,20 @@ func cutBackToLine(s []byte, max int) []byte {
 		max--
 	}
 	return s[:max]
+}
+
+// TrimBlankTail drops the blank lines at the end of a screen.
+func TrimBlankTail(lines []string) []string {
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// ValidPrefix cuts s to at most n bytes on a rune boundary.
+func ValidPrefix(s string, n int) string {
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
 }
