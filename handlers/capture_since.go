@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/tmux-mcp/tmux-mcp/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
@@ -18,8 +19,8 @@ import (
 func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (gen.CaptureSinceOutput, error) {
 	pane := tmuxctl.PaneID(in.PaneID)
 	maxLines := h.limits.lines(in.MaxLines)
-	s, start, err := h.streamAt(ctx, pane, in.Cursor)
-	if noStream(err) && in.Cursor == nil {
+	s, start, err := waiting.StreamAt(ctx, h.hub, pane, in.Cursor)
+	if waiting.NoStream(err) && in.Cursor == nil {
 		note(ctx, "streaming is false: %v", err)
 		return h.captureWithoutStream(ctx, pane, maxLines)
 	}
@@ -33,8 +34,8 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 	defer release()
 
 	w := h.beginWait(ctx, float64(deref(in.WaitMs)), "waiting for output in pane "+string(pane))
-	defer w.done()
-	chunk, err := readWaiting(w, s, start)
+	defer w.Done()
+	chunk, err := h.readWaiting(w, s, start)
 	if err != nil {
 		return gen.CaptureSinceOutput{}, h.explain(ctx, err)
 	}
@@ -54,26 +55,25 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 		Seeded:             false,
 		Streaming:          true,
 		RangeClamped:       false,
-		EffectiveTimeoutMs: w.effectiveMs(),
+		EffectiveTimeoutMs: w.EffectiveMs(),
 	}), nil
 }
 
 // readWaiting reads from off; if no text has arrived, it waits up to w
 // for some, for the pane to die or the stream to end. However the wait
 // ends, the answer is what is there to read.
-func readWaiting(w *wait, s *live.Stream, off int64) (live.Chunk, error) {
-	if w.effective <= 0 {
+func (h *Handlers) readWaiting(w *waiting.Wait, s *live.Stream, off int64) (live.Chunk, error) {
+	if w.Effective <= 0 {
 		return s.Read(off)
 	}
+	watch := w.Watch(h.hub, s.Pane())
 	for {
 		changed := s.Changed()
 		chunk, err := s.Read(off)
 		if err != nil || len(chunk.Text) > 0 || chunk.Missed > 0 || chunk.Dead || chunk.Failed != "" {
 			return chunk, err
 		}
-		select {
-		case <-changed:
-		case <-w.ctx.Done():
+		if !watch.Next(changed, waiting.Forever) {
 			return s.Read(off)
 		}
 	}

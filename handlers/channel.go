@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
 	"regexp"
 	"strconv"
 	"strings"
@@ -28,21 +29,21 @@ func (h *Handlers) WaitForChannel(ctx context.Context, in gen.WaitForChannelInpu
 		return gen.WaitForChannelOutput{}, fmt.Errorf("timeout must be a positive number of seconds (fractions allowed, e.g. 0.5); got %v", in.Timeout)
 	}
 	w := h.beginWait(ctx, in.Timeout*1000, "waiting for channel "+in.Channel)
-	defer w.done()
-	enforced := seconds(w.effective.Seconds())
+	defer w.Done()
+	enforced := seconds(w.Effective.Seconds())
 	clampNote := ""
-	if float64(w.effective) < in.Timeout*float64(time.Second) {
+	if float64(w.Effective) < in.Timeout*float64(time.Second) {
 		clampNote = fmt.Sprintf(" (requested %ss, clamped to the server ceiling)", seconds(in.Timeout))
 	}
-	err = client.WaitFor(w.ctx, in.Channel)
-	switch w.end(err) {
-	case waitDone:
+	err = client.WaitFor(w.Ctx, in.Channel)
+	switch w.End(err) {
+	case waiting.Happened:
 		return gen.WaitForChannelOutput{Result: fmt.Sprintf("channel %q was signalled; timeout enforced: %ss%s", in.Channel, enforced, clampNote)}, nil
-	case waitTimedOut:
+	case waiting.TimedOut:
 		return gen.WaitForChannelOutput{}, fmt.Errorf("channel %q was not signalled within the enforced timeout of %ss%s; the wait-for child was killed. tmux keeps the killed waiter queued and it will absorb this channel's next signal, so to wait again use a fresh channel name, signalled with `tmux wait-for -S <name>` (or signal_channel) after the work it marks", in.Channel, enforced, clampNote)
-	case waitCancelled:
+	case waiting.Cancelled:
 		return gen.WaitForChannelOutput{}, fmt.Errorf("wait for channel %q was cancelled before it was signalled; the wait-for child was killed", in.Channel)
-	case waitGone:
+	case waiting.Gone:
 		if errors.Is(err, tmuxctl.ErrChannelAborted) {
 			return gen.WaitForChannelOutput{}, fmt.Errorf("the tmux server on socket %s stopped while waiting for channel %q, so it was never signalled", client.Describe(), in.Channel)
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
+
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
@@ -50,15 +52,30 @@ func (l Limits) lines(max *int) int {
 	return *max
 }
 
-// clampMs clamps a requested wait in milliseconds to the ceiling. It works
-// on the number before converting, so no request can overflow a Duration.
-func (l Limits) clampMs(ms float64) time.Duration {
-	ceiling := l.WaitCeiling
-	if ms >= float64(ceiling/time.Millisecond) {
-		return ceiling
-	}
-	if ms <= 0 {
-		return 0
-	}
-	return time.Duration(ms * float64(time.Millisecond))
+// clampMs clamps a requested wait in milliseconds to the ceiling.
+func (l Limits) clampMs(ms float64) time.Duration { return waiting.Clamp(ms, l.WaitCeiling) }
+
+// A Progress reports how far a wait has come: elapsed and total in
+// milliseconds, and a short message.
+type Progress = waiting.Progress
+
+// WithProgress returns a context whose waits report to p.
+func WithProgress(ctx context.Context, p Progress) context.Context {
+	return waiting.WithProgress(ctx, p)
 }
+
+// beginWait starts a wait of ms milliseconds, clamped to the ceiling; the
+// caller must call Done.
+func (h *Handlers) beginWait(ctx context.Context, ms float64, message string) *waiting.Wait {
+	return waiting.Begin(ctx, h.shutdown, h.limits.clampMs(ms), message)
+}
+
+// waitContext bounds a call with a time budget rather than a wait by d
+// and by server shutdown.
+func (h *Handlers) waitContext(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return waiting.Bound(ctx, h.shutdown, d)
+}
+
+// effectiveMs is the timeout a wait of ms milliseconds would enforce, for
+// a call that answers without waiting.
+func (h *Handlers) effectiveMs(ms float64) int { return int(h.limits.clampMs(ms) / time.Millisecond) }

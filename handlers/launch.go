@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
@@ -60,7 +62,7 @@ func (h *Handlers) launch(ctx context.Context, spawn tmuxctl.Spawn, kind string,
 	case err == nil:
 		cursor := s.Cursor(0)
 		out.cursor = &cursor
-	case noStream(err):
+	case waiting.NoStream(err):
 		note(ctx, "cursor is null: the output of pane %s cannot be watched (%v)", created.Pane, err)
 		s = nil
 	default:
@@ -87,7 +89,7 @@ func (h *Handlers) launch(ctx context.Context, spawn tmuxctl.Spawn, kind string,
 	}
 	said := ""
 	if s != nil {
-		settle(s, false)
+		waiting.SyncDeath(ctx, h.hub, s)
 		if chunk, err := s.Read(0); err == nil {
 			said = strings.TrimSpace(string(chunk.Text))
 		}
@@ -102,16 +104,19 @@ func (h *Handlers) launch(ctx context.Context, spawn tmuxctl.Spawn, kind string,
 // ended meanwhile.
 func (h *Handlers) exitedAtOnce(ctx context.Context, s *live.Stream, pane tmuxctl.PaneID, nonce string) (live.Exit, bool) {
 	wctx, cancel := h.waitContext(ctx, markerWait)
-	defer cancel()
 	type result struct {
 		e   live.Exit
 		err error
 	}
 	ended := make(chan result, 1)
-	go func() {
+	var exitCheck sync.WaitGroup
+	exitCheck.Go(func() {
 		e, err := h.exits.Wait(wctx, pane)
 		ended <- result{e, err}
-	}()
+	})
+	// The exit check ends with wctx: it is over before this call answers.
+	defer exitCheck.Wait()
+	defer cancel()
 	// The grace starts at the exec marker; without a stream there is no
 	// marker to wait for, so it starts now.
 	var graceEnds <-chan time.Time

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
@@ -18,9 +19,9 @@ import (
 // off.
 func (h *Handlers) WaitForExit(ctx context.Context, in gen.WaitForExitInput) (gen.WaitForExitOutput, error) {
 	pane := tmuxctl.PaneID(in.PaneID)
-	w := h.beginWait(ctx, orDefaultWait(in.TimeoutMs), "waiting for the program in pane "+string(pane)+" to exit")
-	defer w.done()
-	out := gen.WaitForExitOutput{EffectiveTimeoutMs: w.effectiveMs(), ExitStatus: nil, Signal: nil}
+	w := h.beginWait(ctx, waiting.OrDefault(in.TimeoutMs), "waiting for the program in pane "+string(pane)+" to exit")
+	defer w.Done()
+	out := gen.WaitForExitOutput{EffectiveTimeoutMs: w.EffectiveMs(), ExitStatus: nil, Signal: nil}
 
 	release, err := h.exits.Hold(ctx, pane, false, false)
 	if err != nil {
@@ -34,17 +35,17 @@ func (h *Handlers) WaitForExit(ctx context.Context, in gen.WaitForExitInput) (ge
 		return out, h.explain(ctx, err)
 	}
 	defer release()
-	e, err := h.exits.Wait(w.ctx, pane)
-	switch w.end(err) {
-	case waitDone:
+	e, err := h.exits.Wait(w.Ctx, pane)
+	switch w.End(err) {
+	case waiting.Happened:
 		return completed(out, e), nil
-	case waitGone:
+	case waiting.Gone:
 		out.Outcome = gen.WaitForExitOutputOutcomeGone
 		return out, nil
-	case waitCancelled:
+	case waiting.Cancelled:
 		out.Outcome = gen.WaitForExitOutputOutcomeCancelled
 		return out, nil
-	case waitTimedOut:
+	case waiting.TimedOut:
 		out.Outcome = gen.WaitForExitOutputOutcomeTimedOut
 		return out, nil
 	}
@@ -58,38 +59,10 @@ func completed(out gen.WaitForExitOutput, e live.Exit) gen.WaitForExitOutput {
 	return out
 }
 
-// settle waits until a finished program's piped stream holds all it
-// printed. tmux writes every byte into the pipe before it marks the pane
-// dead, so what is left is in flight through the pipe's cat: when the pane
-// was closed the pipe ends (EOF); when it is kept open the pipe stays, and
-// a short quiet spell means the last bytes are in.
-func settle(s *live.Stream, closed bool) {
-	const quiet, most = 30 * time.Millisecond, 2 * time.Second
-	deadline := time.After(most)
-	if closed {
-		select {
-		case <-s.Drained():
-		case <-deadline:
-		}
-		return
-	}
-	for {
-		select {
-		case <-s.Changed():
-		case <-time.After(quiet):
-			return
-		case <-s.Drained():
-			return
-		case <-deadline:
-			return
-		}
-	}
-}
-
 // started is a program this server started, already running.
 type started struct {
 	created tmuxctl.Created
-	stream  *live.Stream // nil when no control connection could be had
+	stream  *live.Stream // the program's output, from its first byte
 	release func()       // ends this call's hold on the pane
 }
 
@@ -144,29 +117,27 @@ func (h *Handlers) StartProgram(ctx context.Context, in gen.StartProgramInput) (
 	}
 	defer st.release()
 	w := h.beginWait(ctx, float64(in.WaitMs), "waiting for "+in.Argv[0]+" to exit")
-	defer w.done()
+	defer w.Done()
 	out := gen.StartProgramOutput{
 		PaneID:          string(st.created.Pane),
 		WindowID:        string(st.created.Window),
 		SessionID:       string(st.created.Session),
 		Pid:             st.created.PID,
 		Running:         true,
-		EffectiveWaitMs: w.effectiveMs(),
+		EffectiveWaitMs: w.EffectiveMs(),
 	}
-	if st.stream != nil {
-		cursor := st.stream.Cursor(0)
-		out.Cursor = &cursor
-	}
-	if w.effective > 0 {
+	cursor := st.stream.Cursor(0)
+	out.Cursor = &cursor
+	if w.Effective > 0 {
 		// However the wait ends, the program was started: a wait that
 		// did not see it end says it is running.
-		e, err := h.exits.Wait(w.ctx, st.created.Pane)
-		switch w.end(err) {
-		case waitDone:
+		e, err := h.exits.Wait(w.Ctx, st.created.Pane)
+		switch w.End(err) {
+		case waiting.Happened:
 			out.Running = false
 			out.ExitStatus = e.Status
 			out.Signal = e.Signal
-		case waitGone:
+		case waiting.Gone:
 			out.Running = false
 		}
 	}
@@ -187,24 +158,24 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 	}
 	defer st.release()
 	w := h.beginWait(ctx, float64(in.TimeoutMs), "running "+in.Argv[0]) // the schema's default applies when omitted
-	defer w.done()
+	defer w.Done()
 	out := gen.RunProgramOutput{
 		PaneID:             string(st.created.Pane),
-		EffectiveTimeoutMs: w.effectiveMs(),
+		EffectiveTimeoutMs: w.EffectiveMs(),
 		ExitStatus:         nil,
 		Signal:             nil,
 	}
-	e, err := h.exits.Wait(w.ctx, st.created.Pane)
-	switch w.end(err) {
-	case waitDone:
+	e, err := h.exits.Wait(w.Ctx, st.created.Pane)
+	switch w.End(err) {
+	case waiting.Happened:
 		out.Outcome = gen.RunProgramOutputOutcomeCompleted
 		out.ExitStatus = e.Status
 		out.Signal = e.Signal
-	case waitGone:
+	case waiting.Gone:
 		out.Outcome = gen.RunProgramOutputOutcomeGone
-	case waitCancelled:
+	case waiting.Cancelled:
 		out.Outcome = gen.RunProgramOutputOutcomeCancelled
-	case waitTimedOut:
+	case waiting.TimedOut:
 		out.Outcome = gen.RunProgramOutputOutcomeTimedOut // the program runs on in paneId
 	default:
 		return gen.RunProgramOutput{}, fmt.Errorf("%w; %s may still be running in pane %s", h.explain(ctx, err), in.Argv[0], st.created.Pane)
@@ -214,20 +185,17 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 		defer cancel()
 		out.PaneClosed = h.tmux.KillPane(cctx, st.created.Pane) == nil
 	}
-	if st.stream != nil {
-		if out.Outcome == gen.RunProgramOutputOutcomeCompleted {
-			settle(st.stream, out.PaneClosed)
-		}
-		chunk, err := st.stream.Read(0)
-		if err == nil {
-			kept := h.cut(st.stream, chunk.TextStart, chunk.Text,
-				outputCut{keepPart(in.Keep, gen.RunProgramInputKeepHead, gen.RunProgramInputKeepBoth), in.MaxLines})
-			out.Output = kept.Text
-			kept.Accounting = kept.Missing(chunk.Missed)
-			out = intoRunProgramCut(kept, out)
-			cursor := st.stream.Cursor(chunk.End)
-			out.Cursor = &cursor
-		}
+	if out.Outcome == gen.RunProgramOutputOutcomeCompleted {
+		waiting.SyncDeath(ctx, h.hub, st.stream)
+	}
+	if chunk, err := st.stream.Read(0); err == nil {
+		kept := h.cut(st.stream, chunk.TextStart, chunk.Text,
+			outputCut{keepPart(in.Keep, gen.RunProgramInputKeepHead, gen.RunProgramInputKeepBoth), in.MaxLines})
+		out.Output = kept.Text
+		kept.Accounting = kept.Missing(chunk.Missed)
+		out = intoRunProgramCut(kept, out)
+		cursor := st.stream.Cursor(chunk.End)
+		out.Cursor = &cursor
 	}
 	out.EffectiveMaxLines, out.MaxLinesClamped = h.lineLimit(in.MaxLines)
 	return out, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
 	"strconv"
 	"strings"
 
@@ -46,7 +47,7 @@ func (h *Handlers) SendKeys(ctx context.Context, in gen.SendKeysInput) (gen.Send
 	if s, err := h.hub.Watch(ctx, id); err == nil {
 		cursor := s.Cursor(s.End())
 		out.Cursor = &cursor
-	} else if noStream(err) {
+	} else if waiting.NoStream(err) {
 		note(ctx, "cursor is null: the output of pane %s cannot be watched (%v)", id, err)
 	} else {
 		return gen.SendKeysOutput{}, h.explain(ctx, err)

@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
 	"sync"
-	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
@@ -149,12 +149,12 @@ func endOf(c *command) (frame.Marker, bool) {
 func (h *Handlers) followCommand(ctx context.Context, c *command, timeoutMs float64, cut outputCut) gen.RunShellCommandOutput {
 	s := c.stream
 	w := h.beginWait(ctx, timeoutMs, "running "+c.id+" in pane "+string(c.pane))
-	defer w.done()
+	defer w.Done()
 	out := gen.RunShellCommandOutput{
 		CommandID:          c.id,
 		PaneID:             string(c.pane),
 		Shell:              c.shell,
-		EffectiveTimeoutMs: w.effectiveMs(),
+		EffectiveTimeoutMs: w.EffectiveMs(),
 	}
 	outcome, start, end, m := h.awaitCommand(w, c)
 	out.Outcome = outcome
@@ -165,9 +165,7 @@ func (h *Handlers) followCommand(ctx context.Context, c *command, timeoutMs floa
 		out.StillRunning = true
 	case gen.RunShellCommandOutputOutcomePaneDied:
 		// Output tmux had already read may still be on its way.
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-		h.hub.Sync(sctx, s)
-		cancel()
+		w.Watch(h.hub, c.pane).SyncDeath(ctx, s)
 		if mk, ok := s.FindMarker(c.files.nonce, frame.Start); ok {
 			start = mk.Offset
 		}
@@ -255,8 +253,9 @@ func signalOf(m frame.Marker) string {
 // awaitCommand waits for a command's end. It returns the outcome, the
 // stream offsets of the start and end markers (-1 when not seen), and the
 // marker that ended it.
-func (h *Handlers) awaitCommand(w *wait, c *command) (outcome gen.RunShellCommandOutputOutcome, start, end int64, m frame.Marker) {
+func (h *Handlers) awaitCommand(w *waiting.Wait, c *command) (outcome gen.RunShellCommandOutputOutcome, start, end int64, m frame.Marker) {
 	s := c.stream
+	watch := w.Watch(h.hub, s.Pane())
 	start, end = -1, -1
 	for {
 		changed := s.Changed()
@@ -273,12 +272,8 @@ func (h *Handlers) awaitCommand(w *wait, c *command) (outcome gen.RunShellComman
 			// the command may well still run.
 			return gen.RunShellCommandOutputOutcomeCancelled, start, -1, frame.Marker{}
 		}
-		select {
-		case <-changed:
-		case <-time.After(deathCheckInterval):
-			h.hub.CheckPane(w.ctx, s.Pane())
-		case <-w.ctx.Done():
-			if w.end(w.ctx.Err()) == waitTimedOut {
+		if !watch.Next(changed, waiting.Forever) {
+			if w.End(w.Ctx.Err()) == waiting.TimedOut {
 				return gen.RunShellCommandOutputOutcomeTimedOut, start, -1, frame.Marker{}
 			}
 			return gen.RunShellCommandOutputOutcomeCancelled, start, -1, frame.Marker{}

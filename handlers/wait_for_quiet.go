@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"github.com/tmux-mcp/tmux-mcp/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
@@ -17,24 +18,21 @@ import (
 // the screen at the end and a cursor to continue from.
 func (h *Handlers) WaitForQuiet(ctx context.Context, in gen.WaitForQuietInput) (gen.WaitForQuietOutput, error) {
 	pane := tmuxctl.PaneID(in.PaneID)
-	w := &quietWait{wait: h.beginWait(ctx, orDefaultWait(in.TimeoutMs), "waiting for pane "+string(pane)+" to go quiet"),
-		pane: pane, quiet: time.Duration(in.QuietMs) * time.Millisecond, maxLines: h.limits.lines(in.MaxLines)}
-	defer w.done()
-	if w.quiet > w.effective {
-		note(ctx, "quietMs (%d) is longer than the timeout enforced (%d ms): the wait can only time out", in.QuietMs, w.effectiveMs())
+	w := &quietWait{Watch: h.beginWait(ctx, waiting.OrDefault(in.TimeoutMs), "waiting for pane "+string(pane)+" to go quiet").Watch(h.hub, pane),
+		h: h, quiet: time.Duration(in.QuietMs) * time.Millisecond, maxLines: h.limits.lines(in.MaxLines)}
+	defer w.Done()
+	if w.quiet > w.Effective {
+		note(ctx, "quietMs (%d) is longer than the timeout enforced (%d ms): the wait can only time out", in.QuietMs, w.EffectiveMs())
 	}
-	sctx, cancel := w.setupContext()
-	defer cancel()
-	s, start, err := h.streamAt(sctx, pane, in.Cursor)
-	if err != nil && w.end(err) == waitTimedOut {
+	s, start, opening, err := w.Open(in.Cursor)
+	switch opening {
+	case waiting.SlowToWatch:
 		note(ctx, "timed out while starting to watch the pane: %v", err)
 		return w.notWatched(ctx, gen.WaitForQuietOutputOutcomeTimedOut), nil
-	}
-	if noStream(err) && in.Cursor == nil {
+	case waiting.NotWatchable:
 		note(ctx, "no_stream: %v", err)
 		return w.notWatched(ctx, gen.WaitForQuietOutputOutcomeNoStream), nil
-	}
-	if err != nil {
+	case waiting.OpenFailed:
 		return gen.WaitForQuietOutput{}, h.explain(ctx, err)
 	}
 	return w.run(ctx, s, start), nil
@@ -42,13 +40,13 @@ func (h *Handlers) WaitForQuiet(ctx context.Context, in gen.WaitForQuietInput) (
 
 // A quietWait is one wait_for_quiet call in progress.
 type quietWait struct {
-	*wait
-	pane     tmuxctl.PaneID
+	*waiting.Watch
+	h        *Handlers
 	quiet    time.Duration
 	maxLines int
 
-	window // the newest text read, at most waitWindow bytes
-	pos    int64
+	waiting.Window // the newest text read, at most waiting.WindowSize bytes
+	pos            int64
 }
 
 func (w *quietWait) run(ctx context.Context, s *live.Stream, start int64) gen.WaitForQuietOutput {
@@ -56,7 +54,6 @@ func (w *quietWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wa
 	defer release()
 	w.pos = start
 	lastOutput := time.Now() // the quiet period runs from the call, or the last output
-	lastCheck := time.Now()
 	synced := false
 	for {
 		changed := s.Changed()
@@ -67,17 +64,15 @@ func (w *quietWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wa
 		if len(chunk.Text) > 0 || chunk.Missed > 0 {
 			lastOutput = time.Now()
 		}
-		w.add(chunk.Text, chunk.Missed)
-		w.trim()
+		w.Add(chunk.Text, chunk.Missed)
+		w.Trim()
 		w.pos = chunk.End
 		switch {
 		case chunk.Failed != "":
 			return w.result(ctx, s, gen.WaitForQuietOutputOutcomeStreamLost, chunk.Failed)
 		case chunk.Dead && !synced:
 			// Take in what tmux read before the death, then say so.
-			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-			w.h.hub.Sync(sctx, s)
-			cancel()
+			w.SyncDeath(ctx, s)
 			synced = true
 			continue
 		case chunk.Dead:
@@ -87,30 +82,20 @@ func (w *quietWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wa
 		if left <= 0 {
 			return w.result(ctx, s, gen.WaitForQuietOutputOutcomeQuiet, "")
 		}
-		timer := time.NewTimer(min(left, deathCheckInterval))
-		select {
-		case <-changed:
-		case <-timer.C:
-			if time.Since(lastCheck) >= deathCheckInterval {
-				w.h.hub.CheckPane(w.ctx, w.pane)
-				lastCheck = time.Now()
-			}
-		case <-w.ctx.Done():
-			timer.Stop()
-			if w.end(w.ctx.Err()) == waitTimedOut {
+		if !w.Next(changed, left) {
+			if w.End(w.Ctx.Err()) == waiting.TimedOut {
 				return w.result(ctx, s, gen.WaitForQuietOutputOutcomeTimedOut, "")
 			}
 			return w.result(ctx, s, gen.WaitForQuietOutputOutcomeCancelled, "")
 		}
-		timer.Stop()
 	}
 }
 
 func (w *quietWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitForQuietOutputOutcome, failure live.Failure) gen.WaitForQuietOutput {
 	out := w.base(outcome)
-	kept := clip.StreamNewest(w.acc, w.maxLines, w.h.limits.MaxBytes)
+	kept := clip.StreamNewest(w.Text, w.maxLines, w.h.limits.MaxBytes)
 	out.Output = kept.Text
-	out = intoWaitForQuiet(w.cut.Then(kept.Accounting), out)
+	out = intoWaitForQuiet(w.Cut.Then(kept.Accounting), out)
 	if failure != "" {
 		f := string(seedFailure(failure))
 		out.StreamFailure = &f
@@ -123,10 +108,10 @@ func (w *quietWait) result(ctx context.Context, s *live.Stream, outcome gen.Wait
 
 func (w *quietWait) base(outcome gen.WaitForQuietOutputOutcome) gen.WaitForQuietOutput {
 	return gen.WaitForQuietOutput{
-		PaneID:             string(w.pane),
+		PaneID:             string(w.Pane),
 		Outcome:            outcome,
 		EffectiveQuietMs:   int(w.quiet / time.Millisecond),
-		EffectiveTimeoutMs: w.effectiveMs(),
+		EffectiveTimeoutMs: w.EffectiveMs(),
 		Cursor:             nil,
 		StreamFailure:      nil,
 	}
@@ -135,13 +120,8 @@ func (w *quietWait) base(outcome gen.WaitForQuietOutputOutcome) gen.WaitForQuiet
 // addScreen adds what the pane shows now, within the bytes the output
 // left, and counts it as returned.
 func (w *quietWait) addScreen(ctx context.Context, out *gen.WaitForQuietOutput, used int) {
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-	defer cancel()
-	if lines, err := w.h.tmux.Capture(sctx, w.pane, tmuxctl.CaptureOptions{}); err == nil {
-		screen := clip.Newest(clip.TrimBlankTail(lines), w.h.limits.MaxLines, w.h.limits.MaxBytes-used)
-		out.Screen = screen.Text
-		out.ScreenClamped = screen.ByteClamped || screen.DroppedLines > 0
-	}
+	screen := w.Screen(ctx, w.h.tmux, w.h.limits.MaxLines, w.h.limits.MaxBytes-used)
+	out.Screen, out.ScreenClamped = screen.Text, screen.Clamped
 	out.ReturnedBytes += len(out.Screen)
 }
 

@@ -3,20 +3,15 @@ package handlers
 import (
 	"context"
 	"github.com/tmux-mcp/tmux-mcp/internal/clip"
-	"time"
+	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
-const (
-	maxAnyLineBytes = 1024 // a no-pattern match reports at most this much of its line
-	// deathCheckInterval is how often a quiet wait double-checks that its
-	// pane still lives: deaths normally arrive as events at once, but tmux
-	// 3.3a can miss a child's exit until it next reaps one.
-	deathCheckInterval = time.Second
-)
+// maxAnyLineBytes bounds what a no-pattern match reports of its line.
+const maxAnyLineBytes = 1024
 
 // WaitForText waits until a pane prints one of the patterns (or anything,
 // with none), the pane dies, the timeout passes or the call is cancelled,
@@ -29,41 +24,37 @@ func (h *Handlers) WaitForText(ctx context.Context, in gen.WaitForTextInput) (ge
 	if err != nil {
 		return gen.WaitForTextOutput{}, err
 	}
-	w := &textWait{wait: h.beginWait(ctx, orDefaultWait(in.TimeoutMs), "waiting for text in pane "+string(pane)),
-		pane: pane, m: m, maxLines: h.limits.lines(in.MaxLines)}
-	defer w.done()
-	sctx, cancel := w.setupContext()
-	defer cancel()
-	s, start, err := h.streamAt(sctx, pane, in.Cursor)
-	if err != nil && w.end(err) == waitTimedOut {
-		// tmux was too slow to even start watching within the timeout.
+	w := &textWait{Watch: h.beginWait(ctx, waiting.OrDefault(in.TimeoutMs), "waiting for text in pane "+string(pane)).Watch(h.hub, pane),
+		h: h, m: m, maxLines: h.limits.lines(in.MaxLines)}
+	defer w.Done()
+	s, start, opening, err := w.Open(in.Cursor)
+	switch opening {
+	case waiting.SlowToWatch:
 		note(ctx, "timed out while starting to watch the pane: %v", err)
 		return w.notWatched(ctx, gen.WaitForTextOutputOutcomeTimedOut), nil
-	}
-	if noStream(err) && in.Cursor == nil {
+	case waiting.NotWatchable:
 		note(ctx, "no_stream: %v", err)
 		return w.notWatched(ctx, gen.WaitForTextOutputOutcomeNoStream), nil
-	}
-	if err != nil {
+	case waiting.OpenFailed:
 		return gen.WaitForTextOutput{}, h.explain(ctx, err)
 	}
-	pid := 0
+	sctx, cancel := w.Setup()
+	defer cancel()
 	if p, err := h.tmux.Pane(sctx, pane); err == nil {
-		pid = p.PID
+		w.pid = p.PID
 	}
-	w.pid = pid
 	return w.run(ctx, s, start), nil
 }
 
 // A textWait is one wait_for_text call in progress.
 type textWait struct {
-	*wait
-	pane     tmuxctl.PaneID
+	*waiting.Watch
+	h        *Handlers
 	pid      int
 	m        *matcher
 	maxLines int
 
-	window
+	waiting.Window
 	start     int64 // where the wait started
 	pos       int64 // end of everything read
 	markAfter bool  // the last read ended at a gap in the stream
@@ -73,25 +64,25 @@ type textWait struct {
 func (w *textWait) run(ctx context.Context, s *live.Stream, start int64) gen.WaitForTextOutput {
 	release := s.Hold()
 	defer release()
-	w.start, w.pos, w.accOff = start, start, start
+	w.start, w.pos, w.Off = start, start, start
 	for {
 		changed := s.Changed()
 		chunk, err := s.Read(w.pos)
 		if err != nil { // cannot happen: pos never passes the end
 			return w.result(ctx, s, gen.WaitForTextOutputOutcomeStreamLost, live.ConnectionLost, -1, -1)
 		}
-		if chunk.TextStart != w.accOff+int64(len(w.acc)) {
+		if chunk.TextStart != w.Off+int64(len(w.Text)) {
 			// The ring overran the wait's position: what is held no longer
 			// joins up with the new text, so start afresh from it.
-			w.drop(len(w.acc))
-			w.accOff = chunk.TextStart
+			w.Drop(len(w.Text))
+			w.Off = chunk.TextStart
 		}
-		prevLen := len(w.acc)
-		w.add(chunk.Text, chunk.Missed)
+		prevLen := len(w.Text)
+		w.Add(chunk.Text, chunk.Missed)
 		w.pos = chunk.End
 		w.markAfter = chunk.MarkAfter
 
-		echo := echoSpans(string(w.acc), w.h.echo.active(string(w.pane), w.pid))
+		echo := echoSpans(string(w.Text), w.h.echo.active(string(w.Pane), w.pid))
 		if ms, me, ok := w.match(prevLen, echo); ok {
 			return w.result(ctx, s, gen.WaitForTextOutputOutcomeMatched, "", ms, me)
 		}
@@ -101,23 +92,17 @@ func (w *textWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wai
 		case chunk.Failed != "":
 			return w.result(ctx, s, gen.WaitForTextOutputOutcomeStreamLost, chunk.Failed, -1, -1)
 		case chunk.Dead && !w.synced:
-			// Output tmux read before the death may still be on its way:
-			// take it in, and match it, before calling the pane dead.
-			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-			w.h.hub.Sync(sctx, s)
-			cancel()
+			// Take in, and match, what tmux read before the death before
+			// calling the pane dead.
+			w.SyncDeath(ctx, s)
 			w.synced = true
 			continue
 		case chunk.Dead:
 			return w.result(ctx, s, gen.WaitForTextOutputOutcomePaneDied, "", -1, -1)
 		}
-		w.trim()
-		select {
-		case <-changed:
-		case <-time.After(deathCheckInterval):
-			w.h.hub.CheckPane(w.ctx, w.pane)
-		case <-w.ctx.Done():
-			if w.end(w.ctx.Err()) == waitTimedOut {
+		w.Trim()
+		if !w.Next(changed, waiting.Forever) {
+			if w.End(w.Ctx.Err()) == waiting.TimedOut {
 				return w.result(ctx, s, gen.WaitForTextOutputOutcomeTimedOut, "", -1, -1)
 			}
 			return w.result(ctx, s, gen.WaitForTextOutputOutcomeCancelled, "", -1, -1)
@@ -127,7 +112,7 @@ func (w *textWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wai
 
 // match looks for a match ending in the text added after prevLen.
 func (w *textWait) match(prevLen int, echo [][2]int) (start, end int, ok bool) {
-	text := string(w.acc)
+	text := string(w.Text)
 	if !w.m.empty() {
 		return w.m.find(text, prevLen, echo)
 	}
@@ -153,18 +138,18 @@ func (w *textWait) match(prevLen int, echo [][2]int) (start, end int, ok bool) {
 // result builds the answer for outcome; ms/me is the match in acc, or -1.
 func (w *textWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitForTextOutputOutcome, failure live.Failure, ms, me int) gen.WaitForTextOutput {
 	out := gen.WaitForTextOutput{
-		PaneID:             string(w.pane),
+		PaneID:             string(w.Pane),
 		Outcome:            outcome,
-		EffectiveTimeoutMs: w.effectiveMs(),
+		EffectiveTimeoutMs: w.EffectiveMs(),
 		Matched:            nil,
 		StreamFailure:      nil,
 		Cursor:             nil,
 		Screen:             "",
 	}
-	cut := w.cut
-	upto := len(w.acc)
+	cut := w.Cut
+	upto := len(w.Text)
 	if ms >= 0 {
-		matched := string(w.acc[ms:me])
+		matched := string(w.Text[ms:me])
 		if w.m.empty() && len(matched) > maxAnyLineBytes {
 			matched = clip.ValidPrefix(matched, maxAnyLineBytes)
 		}
@@ -175,13 +160,13 @@ func (w *textWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitF
 			cut.MissedBytes--
 		}
 	}
-	kept := clip.StreamNewest(w.acc[:upto], w.maxLines, w.h.limits.MaxBytes)
+	kept := clip.StreamNewest(w.Text[:upto], w.maxLines, w.h.limits.MaxBytes)
 	out.Output = kept.Text
 	out = intoWaitForText(cut.Then(kept.Accounting), out)
 	if failure != "" {
 		out.StreamFailure = wireFailure(failure)
 	} else if ms >= 0 {
-		out.Cursor = nullableCursor(s.Cursor(w.accOff + int64(upto)))
+		out.Cursor = nullableCursor(s.Cursor(w.Off + int64(upto)))
 	} else {
 		out.Cursor = nullableCursor(s.Cursor(w.pos))
 	}
@@ -195,20 +180,14 @@ func (w *textWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitF
 // within what the byte ceiling leaves after the output, and counts the
 // screen as returned.
 func (w *textWait) addScreen(ctx context.Context, out *gen.WaitForTextOutput, used int) {
-	// The call's own context may be what ended the wait; the screen is
-	// still worth a short look.
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-	defer cancel()
-	lines, err := w.h.tmux.Capture(sctx, w.pane, tmuxctl.CaptureOptions{})
-	if err != nil {
+	screen := w.Screen(ctx, w.h.tmux, w.h.limits.MaxLines, w.h.limits.MaxBytes-used)
+	if !screen.OK {
 		return // the pane is gone: screen stays ""
 	}
-	screen := clip.Newest(clip.TrimBlankTail(lines), w.h.limits.MaxLines, w.h.limits.MaxBytes-used)
-	out.Screen = screen.Text
-	out.ScreenClamped = screen.ByteClamped || screen.DroppedLines > 0
+	out.Screen, out.ScreenClamped = screen.Text, screen.Clamped
 	out.ReturnedBytes += len(screen.Text)
 	if !w.m.empty() {
-		echo := echoSpans(screen.Text, w.h.echo.active(string(w.pane), w.pid))
+		echo := echoSpans(screen.Text, w.h.echo.active(string(w.Pane), w.pid))
 		out.AlreadyOnScreen = w.m.onScreen(screen.Text, echo)
 	}
 }
@@ -218,18 +197,10 @@ func (w *textWait) addScreen(ctx context.Context, out *gen.WaitForTextOutput, us
 // There is no stream to resume, so no cursor.
 func (w *textWait) notWatched(ctx context.Context, outcome gen.WaitForTextOutputOutcome) gen.WaitForTextOutput {
 	out := gen.WaitForTextOutput{
-		PaneID:             string(w.pane),
+		PaneID:             string(w.Pane),
 		Outcome:            outcome,
-		EffectiveTimeoutMs: w.effectiveMs(),
+		EffectiveTimeoutMs: w.EffectiveMs(),
 	}
 	w.addScreen(ctx, &out, 0)
 	return out
-}
-
-// later returns the later of a and b.
-func later(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
 }

@@ -1,4 +1,4 @@
-package handlers
+package waiting
 
 import (
 	"context"
@@ -12,13 +12,13 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
-// streamAt resolves the stream and start offset for a call on pane that
-// may carry a cursor. Without a cursor it watches the pane and starts at
+// StreamAt resolves the stream of hub and start offset for a call on pane
+// that may carry a cursor. Without a cursor it watches the pane and starts at
 // the stream's end. Every way a cursor can be wrong is an error that says
 // what to do.
-func (h *Handlers) streamAt(ctx context.Context, pane tmuxctl.PaneID, cursor *string) (*live.Stream, int64, error) {
+func StreamAt(ctx context.Context, hub *live.Hub, pane tmuxctl.PaneID, cursor *string) (*live.Stream, int64, error) {
 	if cursor == nil {
-		s, err := h.hub.Watch(ctx, pane)
+		s, err := hub.Watch(ctx, pane)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -33,7 +33,7 @@ func (h *Handlers) streamAt(ctx context.Context, pane tmuxctl.PaneID, cursor *st
 		}
 		return nil, 0, fmt.Errorf("cursor %q is malformed (%v); pass a cursor exactly as a previous result gave it, or omit it", *cursor, err)
 	}
-	s, failure, ok := h.hub.Lookup(gen)
+	s, failure, ok := hub.Lookup(gen)
 	if !ok {
 		why := "the stream expired or the server restarted"
 		if failure != "" {
@@ -59,14 +59,14 @@ var cursorPattern = func() *regexp.Regexp {
 		}
 	}
 	if err := json.Unmarshal(schemas.Input("wait_for_text"), &schema); err != nil || schema.Properties.Cursor.Pattern == "" {
-		panic("handlers: wait_for_text's input schema has no cursor pattern")
+		panic("waiting: wait_for_text's input schema has no cursor pattern")
 	}
 	return regexp.MustCompile(schema.Properties.Cursor.Pattern)
 }()
 
-// noStream reports whether err means the pane cannot be watched (someone
+// NoStream reports whether err means the pane cannot be watched (someone
 // else's pipe is on it, say), as opposed to a missing pane or a bad cursor.
-func noStream(err error) bool {
+func NoStream(err error) bool {
 	var nf *tmuxctl.NotFoundError
 	return err != nil && !errors.As(err, &nf) && !errors.Is(err, tmuxctl.ErrServerGone) &&
 		!errors.Is(err, live.ErrHubClosed) &&

@@ -1,7 +1,8 @@
-package handlers
+package waiting
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
@@ -20,17 +21,21 @@ func WithProgress(ctx context.Context, p Progress) context.Context {
 // progressInterval is how often a long wait tells the client it is alive.
 const progressInterval = time.Second
 
-// reportProgress sends a progress notification every progressInterval
-// until the returned stop is called, if the client asked for them.
-func reportProgress(ctx context.Context, total time.Duration, message string) (stop func()) {
+// reportProgress calls the context's Progress every interval until the
+// returned stop is called, if the client asked for progress. stop waits
+// for the ticker's goroutine to return, so once it has returned no report
+// is being or will be sent; it may be called more than once.
+func reportProgress(ctx context.Context, total time.Duration, message string, interval time.Duration) (stop func()) {
 	p, _ := ctx.Value(progressKey{}).(Progress)
 	if p == nil {
 		return func() {}
 	}
 	start := time.Now()
-	t := time.NewTicker(progressInterval)
+	t := time.NewTicker(interval)
 	done := make(chan struct{})
+	exited := make(chan struct{})
 	go func() {
+		defer close(exited)
 		for {
 			select {
 			case <-done:
@@ -38,12 +43,18 @@ func reportProgress(ctx context.Context, total time.Duration, message string) (s
 			case <-ctx.Done():
 				return
 			case now := <-t.C:
+				select {
+				case <-done: // stop was called while the tick was pending
+					return
+				default:
+				}
 				p(float64(now.Sub(start).Milliseconds()), float64(total.Milliseconds()), message)
 			}
 		}
 	}()
-	return func() {
+	return sync.OnceFunc(func() {
 		t.Stop()
 		close(done)
-	}
+		<-exited
+	})
 }
