@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/shellframe"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,7 +38,7 @@ type command struct {
 	id      string
 	pane    tmuxctl.PaneID
 	shell   string
-	files   frameFiles
+	files   shellframe.Files
 	stream  *live.Stream
 	typedAt int64  // stream offset where typing began
 	release func() // ends the command's hold on its stream (idempotent)
@@ -127,7 +128,7 @@ func (b *commandBook) forget(c *command) {
 	if b.byPane[c.pane] == c {
 		delete(b.byPane, c.pane)
 	}
-	c.files.remove()
+	c.files.Remove()
 	c.release()
 }
 
@@ -164,7 +165,7 @@ func (b *commandBook) end(c *command, out gen.RunShellCommandOutput, span output
 		}
 	}
 	c.lastCall = b.now()
-	c.files.remove()
+	c.files.Remove()
 	c.release()
 }
 
@@ -186,7 +187,7 @@ func (b *commandBook) sweepLocked() {
 				if !ended && !dead && failure == "" {
 					continue
 				}
-				c.files.remove()
+				c.files.Remove()
 			}
 			c.release()
 		}

@@ -3,7 +3,6 @@ package handlers
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
@@ -30,21 +29,4 @@ func jobExists(pgid int) bool {
 		}
 	}
 	return true
-}
-
-// processName returns the command name of process pid ("" if unknown):
-// the pane's own process, which in a shell pane is the shell even while
-// it runs something else (its rc file, say) in the foreground.
-func processName(pid int) string {
-	if pid <= 0 {
-		return ""
-	}
-	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm"); err == nil {
-		return strings.TrimSpace(string(b))
-	}
-	out, err := exec.Command("ps", "-o", "comm=", "-p", strconv.Itoa(pid)).Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/shellframe"
 	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
 	"sync"
 
@@ -35,12 +36,12 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	if c := h.commands.busy(id); c != nil && !in.Force {
 		return gen.RunShellCommandOutput{}, errBusy(c)
 	}
-	kind, shell := shellOf(p.Command), p.Command
-	if kind == notShell {
+	kind, shell := shellframe.Of(p.Command), p.Command
+	if kind == shellframe.NotShell {
 		// The pane's own process may be a shell that is busy, or still
 		// starting (its rc file runs a program): forced, the command is
 		// typed ahead, in that shell's syntax, and runs when it reads it.
-		own := processName(p.PID)
+		own := shellframe.ProcessName(p.PID)
 		// A shell still starting is not told apart from a busy one, so
 		// both need force. "Its child is in the foreground and it has
 		// never shown a prompt" cannot be known: a stream started now
@@ -50,13 +51,13 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 		// terminal (a passphrase prompt, read), which would take the
 		// typed line as vim would.
 		if !in.Force {
-			if shellOf(own) != notShell {
+			if shellframe.Of(own) != shellframe.NotShell {
 				return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is running %q in its shell (%s), which is busy or still starting; typing a command there would go to that program. Wait for it, or pass force:true to type the command ahead: it runs when the shell reads it (state not_started until then)", id, p.Command, own)
 			}
 			return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is running %q, not a shell at its prompt; typing a command there would go to that program. Wait for it with wait_for_exit, or pass force:true if %q is a shell", id, p.Command, p.Command)
 		}
-		kind = posixShell
-		if k := shellOf(own); k != notShell {
+		kind = shellframe.POSIX
+		if k := shellframe.Of(own); k != shellframe.NotShell {
 			kind, shell = k, own
 		}
 	}
@@ -65,7 +66,7 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
 	}
 
-	f, err := writeFrame(h.commands.dir, tmuxctl.Nonce(12), in.Command, commandLabel(in.Command), kind)
+	f, err := shellframe.Write(h.commands.dir, tmuxctl.Nonce(12), in.Command, shellframe.Label(in.Command), kind)
 	if err != nil {
 		return gen.RunShellCommandOutput{}, fmt.Errorf("writing the command file: %w", err)
 	}
@@ -73,17 +74,17 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	// wait_for_command finds it however long it runs.
 	c := &command{pane: id, shell: shell, files: f, stream: s, typedAt: s.End(), release: sync.OnceFunc(s.Hold())}
 	if old, ok := h.commands.add(c, in.Force); !ok {
-		f.remove()
+		f.Remove()
 		c.release()
 		return gen.RunShellCommandOutput{}, errBusy(old)
 	}
-	h.echo.typed(string(id), p.PID, f.typed, true, true)
+	h.echo.typed(string(id), p.PID, f.Typed, true, true)
 	// C-u clears anything already on the command line, so the shell reads
 	// exactly the typed line.
 	// Once typing starts it finishes, even if the call is cancelled: a
 	// line half sent (or sent, with its answer lost) would leave a command
 	// running in a pane this server had given up.
-	err = h.tmux.TypeLine(context.WithoutCancel(ctx), id, f.typed, p.InMode)
+	err = h.tmux.TypeLine(context.WithoutCancel(ctx), id, f.Typed, p.InMode)
 	if err != nil {
 		h.commands.forget(c)
 		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
@@ -135,7 +136,7 @@ func (h *Handlers) withOutput(s *live.Stream, out gen.RunShellCommandOutput, tex
 // stopped and left as a job.
 func endOf(c *command) (frame.Marker, bool) {
 	for _, k := range []frame.Kind{frame.End, frame.Abort, frame.Stop} {
-		if m, ok := c.stream.FindMarker(c.files.nonce, k); ok {
+		if m, ok := c.stream.FindMarker(c.files.Nonce, k); ok {
 			return m, true
 		}
 	}
@@ -166,7 +167,7 @@ func (h *Handlers) followCommand(ctx context.Context, c *command, timeoutMs floa
 	case gen.RunShellCommandOutputOutcomePaneDied:
 		// Output tmux had already read may still be on its way.
 		w.Watch(h.hub, c.pane).SyncDeath(ctx, s)
-		if mk, ok := s.FindMarker(c.files.nonce, frame.Start); ok {
+		if mk, ok := s.FindMarker(c.files.Nonce, frame.Start); ok {
 			start = mk.Offset
 		}
 	default:
@@ -214,17 +215,12 @@ func (h *Handlers) followCommand(ctx context.Context, c *command, timeoutMs floa
 	return h.withOutput(s, out, span.from, text, 0, cut)
 }
 
-// The statuses a shell reports for a program stopped by SIGSTOP, SIGTSTP,
-// SIGTTIN or SIGTTOU (128 + the signal), which the shell then leaves as a
-// job. The runners report those as Stop markers.
-var stopStatuses = map[int]bool{128 + 19: true, 128 + 20: true, 128 + 21: true, 128 + 22: true}
-
 // outcomeOf reads the marker that ended a command.
 func outcomeOf(m frame.Marker) gen.RunShellCommandOutputOutcome {
 	switch {
 	case m.Kind == frame.Abort:
 		return gen.RunShellCommandOutputOutcomeInterrupted
-	case m.Kind == frame.Stop, stopStatuses[m.Status]:
+	case m.Kind == frame.Stop, shellframe.IsStopStatus(m.Status):
 		return gen.RunShellCommandOutputOutcomeSuspended
 	case signalOf(m) != "":
 		return gen.RunShellCommandOutputOutcomeInterrupted
@@ -239,7 +235,7 @@ func signalOf(m frame.Marker) string {
 	if m.Kind == frame.Abort && m.Detail != "" {
 		return "SIG" + m.Detail
 	}
-	if stopStatuses[m.Status] {
+	if shellframe.IsStopStatus(m.Status) {
 		return tmuxctl.SignalName(m.Status - 128)
 	}
 	for _, base := range []int{256, 128} {
@@ -259,7 +255,7 @@ func (h *Handlers) awaitCommand(w *waiting.Wait, c *command) (outcome gen.RunShe
 	start, end = -1, -1
 	for {
 		changed := s.Changed()
-		if mk, ok := s.FindMarker(c.files.nonce, frame.Start); ok {
+		if mk, ok := s.FindMarker(c.files.Nonce, frame.Start); ok {
 			start = mk.Offset
 		}
 		if mk, ok := endOf(c); ok {

@@ -1,4 +1,4 @@
-package handlers
+package shellframe
 
 import (
 	"os"
@@ -8,12 +8,12 @@ import (
 )
 
 func TestShellOf(t *testing.T) {
-	for cmd, want := range map[string]shellKind{
-		"bash": posixShell, "-bash": posixShell, "zsh": zshShell, "dash": posixShell, "sh": posixShell,
-		"ksh93": posixShell, "fish": fishShell, "/usr/bin/fish": fishShell, "vim": notShell, "python3": notShell, "": notShell,
+	for cmd, want := range map[string]Kind{
+		"bash": POSIX, "-bash": POSIX, "zsh": Zsh, "dash": POSIX, "sh": POSIX,
+		"ksh93": POSIX, "fish": Fish, "/usr/bin/fish": Fish, "vim": NotShell, "python3": NotShell, "": NotShell,
 	} {
-		if got := shellOf(cmd); got != want {
-			t.Errorf("shellOf(%q) = %v, want %v", cmd, got, want)
+		if got := Of(cmd); got != want {
+			t.Errorf("Of(%q) = %v, want %v", cmd, got, want)
 		}
 	}
 }
@@ -25,27 +25,27 @@ func TestFrameRunsInEachShell(t *testing.T) {
 	command := "echo \"it's\" $((6*7)); printf 'x\\ty\\n'\ncd /; (exit 9)"
 	for _, sh := range []struct {
 		bin  string
-		kind shellKind
-	}{{"sh", posixShell}, {"bash", posixShell}, {"dash", posixShell}, {"zsh", zshShell}, {"ksh", posixShell}, {"fish", fishShell}} {
+		kind Kind
+	}{{"sh", POSIX}, {"bash", POSIX}, {"dash", POSIX}, {"zsh", Zsh}, {"ksh", POSIX}, {"fish", Fish}} {
 		t.Run(sh.bin, func(t *testing.T) {
 			if _, err := exec.LookPath(sh.bin); err != nil {
 				t.Skipf("%s is not installed", sh.bin)
 			}
 			dir := t.TempDir()
 			command := command
-			if sh.kind == fishShell {
+			if sh.kind == Fish {
 				command = "echo \"it's\" (math 6 \\* 7); printf 'x\\ty\\n'\ncd /; fish -c 'exit 9'"
 			}
-			f, err := writeFrame(dir, "n0nce", command, commandLabel(command), sh.kind)
+			f, err := Write(dir, "n0nce", command, Label(command), sh.kind)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if strings.Contains(f.typed, "7777") || strings.Contains(f.typed, "it's") || strings.Contains(f.typed, "\n") {
-				t.Errorf("typed line %q holds a marker, a quote of the command or a newline", f.typed)
+			if strings.Contains(f.Typed, "7777") || strings.Contains(f.Typed, "it's") || strings.Contains(f.Typed, "\n") {
+				t.Errorf("typed line %q holds a marker, a quote of the command or a newline", f.Typed)
 			}
-			line := strings.TrimSpace(f.typed) + "\necho after $PWD\n"
+			line := strings.TrimSpace(f.Typed) + "\necho after $PWD\n"
 			cmd := exec.Command(sh.bin)
-			if sh.kind == fishShell {
+			if sh.kind == Fish {
 				cmd = exec.Command(sh.bin, "--no-config")
 			}
 			cmd.Stdin = strings.NewReader(line)
@@ -67,15 +67,15 @@ func TestFrameRunsInEachShell(t *testing.T) {
 func TestFrameSurvivesShellErrors(t *testing.T) {
 	for _, sh := range []struct {
 		bin  string
-		kind shellKind
-	}{{"dash", posixShell}, {"bash", posixShell}, {"ksh", posixShell}, {"zsh", zshShell}} {
+		kind Kind
+	}{{"dash", POSIX}, {"bash", POSIX}, {"ksh", POSIX}, {"zsh", Zsh}} {
 		if _, err := exec.LookPath(sh.bin); err != nil {
 			t.Run(sh.bin, func(t *testing.T) { t.Skipf("%s is not installed", sh.bin) })
 			continue
 		}
 		for _, command := range []string{"echo ${nosuch:?oops}", "if then fi", "shift 5"} {
 			dir := t.TempDir()
-			f, err := writeFrame(dir, "n0nce", command, commandLabel(command), sh.kind)
+			f, err := Write(dir, "n0nce", command, Label(command), sh.kind)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestFrameSurvivesShellErrors(t *testing.T) {
 				args = []string{"-f", "-i"}
 			}
 			cmd := exec.Command(sh.bin, args...)
-			cmd.Stdin = strings.NewReader(strings.TrimSpace(f.typed) + "\necho after\n")
+			cmd.Stdin = strings.NewReader(strings.TrimSpace(f.Typed) + "\necho after\n")
 			cmd.Env = append(os.Environ(), "HOME="+dir)
 			out, _ := cmd.CombinedOutput()
 			if !strings.Contains(string(out), "\x1b]7777;tmux-mcp;n0nce;end;") || !strings.Contains(string(out), "after") {
@@ -108,12 +108,12 @@ func TestCommandLabel(t *testing.T) {
 		"   ":                            "",
 		"a\u2028b\u202ec":                "a b c",
 	} {
-		got := commandLabel(in)
+		got := Label(in)
 		if got != want {
-			t.Errorf("commandLabel(%q) = %q, want %q", in, got, want)
+			t.Errorf("Label(%q) = %q, want %q", in, got, want)
 		}
 		if strings.ContainsAny(got, "\n\r'!\\\x00\x1b") {
-			t.Errorf("commandLabel(%q) = %q holds a character a shell would act on", in, got)
+			t.Errorf("Label(%q) = %q holds a character a shell would act on", in, got)
 		}
 	}
 }
@@ -127,22 +127,22 @@ func TestCommandLabel(t *testing.T) {
 func TestFrameReportsASignalledProgram(t *testing.T) {
 	for _, sh := range []struct {
 		bin  string
-		kind shellKind
-	}{{"dash", posixShell}, {"bash", posixShell}, {"zsh", zshShell}, {"ksh", posixShell}, {"fish", fishShell}} {
+		kind Kind
+	}{{"dash", POSIX}, {"bash", POSIX}, {"zsh", Zsh}, {"ksh", POSIX}, {"fish", Fish}} {
 		if _, err := exec.LookPath(sh.bin); err != nil {
 			continue
 		}
 		dir := t.TempDir()
-		f, err := writeFrame(dir, "n0nce", "sh -c 'kill -TERM $$'", "", sh.kind)
+		f, err := Write(dir, "n0nce", "sh -c 'kill -TERM $$'", "", sh.kind)
 		if err != nil {
 			t.Fatal(err)
 		}
 		args := []string{}
-		if sh.kind == fishShell {
+		if sh.kind == Fish {
 			args = []string{"--no-config"}
 		}
 		cmd := exec.Command(sh.bin, args...)
-		cmd.Stdin = strings.NewReader(strings.TrimSpace(f.typed) + "\n")
+		cmd.Stdin = strings.NewReader(strings.TrimSpace(f.Typed) + "\n")
 		cmd.Env = append(os.Environ(), "HOME="+dir)
 		out, _ := cmd.CombinedOutput()
 		want := "\x1b]7777;tmux-mcp;n0nce;end;143\a"
