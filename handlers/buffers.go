@@ -81,7 +81,7 @@ func (h *Handlers) PasteBuffer(ctx context.Context, in gen.PasteBufferInput) (ge
 		return gen.PasteBufferOutput{}, h.explainBuffer(ctx, err, in.Name)
 	}
 	cursor := h.cursorBefore(ctx, id)
-	h.echo.typed(string(id), p.PID, string(data), true, in.Enter)
+	h.echo.Typed(string(id), p.PID, string(data), true, in.Enter)
 	if err := h.tmux.PasteBuffer(ctx, id, in.Name, in.Delete, in.Enter); err != nil {
 		return gen.PasteBufferOutput{}, h.explainBuffer(ctx, err, in.Name)
 	}
@@ -97,7 +97,7 @@ func (h *Handlers) PasteText(ctx context.Context, in gen.PasteTextInput) (gen.Pa
 		return gen.PasteTextOutput{}, err
 	}
 	cursor := h.cursorBefore(ctx, id)
-	h.echo.typed(string(id), p.PID, in.Text, true, in.Enter)
+	h.echo.Typed(string(id), p.PID, in.Text, true, in.Enter)
 	if err := h.tmux.PasteText(ctx, id, []byte(in.Text), in.Enter); err != nil {
 		return gen.PasteTextOutput{}, h.explain(ctx, err)
 	}

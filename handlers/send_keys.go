@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/echo"
 	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
 	"strconv"
 	"strings"
@@ -54,7 +55,7 @@ func (h *Handlers) SendKeys(ctx context.Context, in gen.SendKeysInput) (gen.Send
 	}
 	// Record the keys before sending them, so a wait already running
 	// cannot see their echo before it knows to discount it.
-	h.echo.typedItems(string(id), p.PID, items)
+	h.echo.TypedItems(string(id), p.PID, items)
 	if err := h.tmux.SendSequence(ctx, id, items); err != nil {
 		return gen.SendKeysOutput{}, h.explain(ctx, err)
 	}
@@ -68,7 +69,7 @@ func keyItems(in gen.SendKeysInput) ([]tmuxctl.KeyItem, error) {
 		if len(s) > maxTypedBytes {
 			return nil, fmt.Errorf("keys holds %d bytes, more than the %d one call may type; send it in parts, or use paste_text", len(s), maxTypedBytes)
 		}
-		return stringItems(s, in.Literal, in.Enter), nil
+		return echo.StringItems(s, in.Literal, in.Enter), nil
 	}
 	raw, err := json.Marshal(in.Keys)
 	if err != nil {
@@ -102,25 +103,6 @@ func keyItems(in gen.SendKeysInput) ([]tmuxctl.KeyItem, error) {
 		return nil, fmt.Errorf("keys: the text items hold %d bytes, more than the %d one call may type; send it in parts, or use paste_text", total, maxTypedBytes)
 	}
 	return items, nil
-}
-
-// stringItems is how send_keys sends a string: as one key when it names
-// one (more than a lone character) and literal is off, otherwise as text.
-// Enter follows text unless enter is false, and a key only when enter is
-// true: C-c or C-d with an Enter after it would type a stray empty line.
-func stringItems(keys string, literal bool, enter *bool) []tmuxctl.KeyItem {
-	var items []tmuxctl.KeyItem
-	named := false
-	if k, err := tmuxctl.ParseKey(keys); err == nil && !literal && k.Named() {
-		items = append(items, tmuxctl.KeyItem{Key: keys})
-		named = true
-	} else if keys != "" {
-		items = append(items, tmuxctl.KeyItem{Text: keys})
-	}
-	if enter == nil && !named || enter != nil && *enter {
-		items = append(items, tmuxctl.KeyItem{Key: "Enter"})
-	}
-	return items
 }
 
 // describeSent says what went, in order: text "…" or key <name>.

@@ -4,26 +4,10 @@ import (
 	"slices"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
-
-func TestEchoBookSequence(t *testing.T) {
-	b := newEchoBook()
-	b.now = func() time.Time { return time.Unix(1000, 0) }
-	b.typedItems("%1", 7, []tmuxctl.KeyItem{
-		{Text: "x = 1"}, {Key: "Enter"}, // submitted
-		{Text: "abandoned"}, {Key: "^C"}, // killed
-		{Text: "lsx"}, {Key: "C-h"}, {Key: "Space"}, {Key: "0x41"}, {Key: "0x0d"}, // "ls A", submitted
-		{Text: "typing"}, {Key: "m-x"}, // unknown key: the line can no longer be predicted
-		{Text: "pending"},
-	})
-	if got := b.active("%1", 7); !slices.Equal(got, []string{"x = 1", "ls A", "pending"}) {
-		t.Errorf("active = %q", got)
-	}
-}
 
 func TestKeyItems(t *testing.T) {
 	yes, no := true, false

@@ -78,7 +78,7 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 		c.release()
 		return gen.RunShellCommandOutput{}, errBusy(old)
 	}
-	h.echo.typed(string(id), p.PID, f.Typed, true, true)
+	h.echo.Typed(string(id), p.PID, f.Typed, true, true)
 	// C-u clears anything already on the command line, so the shell reads
 	// exactly the typed line.
 	// Once typing starts it finishes, even if the call is cancelled: a

@@ -3,6 +3,8 @@ package handlers
 import (
 	"context"
 	"github.com/tmux-mcp/tmux-mcp/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/internal/echo"
+	"github.com/tmux-mcp/tmux-mcp/internal/match"
 	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
@@ -20,7 +22,7 @@ const maxAnyLineBytes = 1024
 // is not matched.
 func (h *Handlers) WaitForText(ctx context.Context, in gen.WaitForTextInput) (gen.WaitForTextOutput, error) {
 	pane := tmuxctl.PaneID(in.PaneID)
-	m, err := newMatcher(in.Patterns, deref(in.Regex))
+	m, err := match.New(in.Patterns, deref(in.Regex))
 	if err != nil {
 		return gen.WaitForTextOutput{}, err
 	}
@@ -51,7 +53,7 @@ type textWait struct {
 	*waiting.Watch
 	h        *Handlers
 	pid      int
-	m        *matcher
+	m        *match.Matcher
 	maxLines int
 
 	waiting.Window
@@ -82,8 +84,8 @@ func (w *textWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wai
 		w.pos = chunk.End
 		w.markAfter = chunk.MarkAfter
 
-		echo := echoSpans(string(w.Text), w.h.echo.active(string(w.Pane), w.pid))
-		if ms, me, ok := w.match(prevLen, echo); ok {
+		echoed := echo.Spans(string(w.Text), w.h.echo.Active(string(w.Pane), w.pid))
+		if ms, me, ok := w.match(prevLen, echoed); ok {
 			return w.result(ctx, s, gen.WaitForTextOutputOutcomeMatched, "", ms, me)
 		}
 		switch {
@@ -111,15 +113,15 @@ func (w *textWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wai
 }
 
 // match looks for a match ending in the text added after prevLen.
-func (w *textWait) match(prevLen int, echo [][2]int) (start, end int, ok bool) {
+func (w *textWait) match(prevLen int, echoed [][2]int) (start, end int, ok bool) {
 	text := string(w.Text)
-	if !w.m.empty() {
-		return w.m.find(text, prevLen, echo)
+	if !w.m.Empty() {
+		return w.m.Find(text, prevLen, echoed)
 	}
 	// No patterns: the first non-blank new byte that is not our echo
 	// ends the wait; the match is its line.
 	for i := prevLen; i < len(text); i++ {
-		if c := text[i]; c == ' ' || c == '\n' || c == '\t' || covered(echo, i, i+1) {
+		if c := text[i]; c == ' ' || c == '\n' || c == '\t' || echo.Covered(echoed, i, i+1) {
 			continue
 		}
 		lineStart := i
@@ -150,7 +152,7 @@ func (w *textWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitF
 	upto := len(w.Text)
 	if ms >= 0 {
 		matched := string(w.Text[ms:me])
-		if w.m.empty() && len(matched) > maxAnyLineBytes {
+		if w.m.Empty() && len(matched) > maxAnyLineBytes {
 			matched = clip.ValidPrefix(matched, maxAnyLineBytes)
 		}
 		out.Matched = &matched
@@ -186,9 +188,9 @@ func (w *textWait) addScreen(ctx context.Context, out *gen.WaitForTextOutput, us
 	}
 	out.Screen, out.ScreenClamped = screen.Text, screen.Clamped
 	out.ReturnedBytes += len(screen.Text)
-	if !w.m.empty() {
-		echo := echoSpans(screen.Text, w.h.echo.active(string(w.Pane), w.pid))
-		out.AlreadyOnScreen = w.m.onScreen(screen.Text, echo)
+	if !w.m.Empty() {
+		echoed := echo.Spans(screen.Text, w.h.echo.Active(string(w.Pane), w.pid))
+		out.AlreadyOnScreen = w.m.OnScreen(screen.Text, echoed)
 	}
 }
 

@@ -1,15 +1,17 @@
-package handlers
+package match
 
 import (
 	"fmt"
-	"github.com/tmux-mcp/tmux-mcp/internal/clip"
 	"regexp"
 	"strings"
+
+	"github.com/tmux-mcp/tmux-mcp/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/internal/echo"
 )
 
-// A matcher finds the first occurrence of any of a wait's patterns that
+// A Matcher finds the first occurrence of any of a wait's patterns that
 // ends after a given position and is not covered by discounted echo.
-type matcher struct {
+type Matcher struct {
 	literals []string
 	regexes  []*regexp.Regexp
 }
@@ -27,7 +29,7 @@ const (
 	maxPatternsBytes = 16 << 10
 )
 
-func newMatcher(patterns []string, regex bool) (*matcher, error) {
+func New(patterns []string, regex bool) (*Matcher, error) {
 	if len(patterns) > maxPatterns {
 		return nil, fmt.Errorf("patterns has %d entries; at most %d are allowed", len(patterns), maxPatterns)
 	}
@@ -38,7 +40,7 @@ func newMatcher(patterns []string, regex bool) (*matcher, error) {
 	if total > maxPatternsBytes {
 		return nil, fmt.Errorf("patterns add up to %d bytes; at most %d bytes in all are allowed", total, maxPatternsBytes)
 	}
-	m := &matcher{}
+	m := &Matcher{}
 	for i, p := range patterns {
 		if !regex {
 			m.literals = append(m.literals, p)
@@ -53,10 +55,10 @@ func newMatcher(patterns []string, regex bool) (*matcher, error) {
 	return m, nil
 }
 
-func (m *matcher) empty() bool { return len(m.literals) == 0 && len(m.regexes) == 0 }
+func (m *Matcher) Empty() bool { return len(m.literals) == 0 && len(m.regexes) == 0 }
 
 // overlap is how many bytes before new output a match may start.
-func (m *matcher) overlap() int {
+func (m *Matcher) overlap() int {
 	if len(m.regexes) > 0 {
 		return maxRegexSpan
 	}
@@ -67,13 +69,13 @@ func (m *matcher) overlap() int {
 	return n
 }
 
-// find returns the earliest match in text that ends after newFrom and is
-// not inside one of echo's spans.
-func (m *matcher) find(text string, newFrom int, echo [][2]int) (start, end int, ok bool) {
+// Find returns the earliest match in text that ends after newFrom and is
+// not inside one of the echoed spans.
+func (m *Matcher) Find(text string, newFrom int, echoed [][2]int) (start, end int, ok bool) {
 	from := max(0, newFrom-m.overlap())
 	best := -1
 	consider := func(s, e int) {
-		if e > newFrom && !covered(echo, s, e) && (best < 0 || s < best || s == best && e < end) {
+		if e > newFrom && !echo.Covered(echoed, s, e) && (best < 0 || s < best || s == best && e < end) {
 			best, start, end = s, s, e
 		}
 	}
@@ -103,9 +105,9 @@ func (m *matcher) find(text string, newFrom int, echo [][2]int) (start, end int,
 	return start, end, best >= 0
 }
 
-// onScreen reports whether any pattern occurs in screen outside echo.
-func (m *matcher) onScreen(screen string, echo [][2]int) bool {
-	_, _, ok := m.find(screen, 0, echo)
+// OnScreen reports whether any pattern occurs in screen outside echo.
+func (m *Matcher) OnScreen(screen string, echoed [][2]int) bool {
+	_, _, ok := m.Find(screen, 0, echoed)
 	return ok
 }
 

@@ -1,4 +1,4 @@
-package handlers
+package echo
 
 import (
 	"strings"
@@ -10,17 +10,17 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
-// echoWindow is how long text this server submitted to a pane is
+// Window is how long text this server submitted to a pane is
 // discounted by waits: a program echoes a command line back as it is
-// typed and again as it is submitted, and neither is output the agent
+// Typed and again as it is submitted, and neither is output the agent
 // waits for.
-const echoWindow = 10 * time.Second
+const Window = 10 * time.Second
 
-// An echoBook remembers, per pane of one tmux server, the text this server
-// typed there: the line still being typed, and lines submitted within
-// [echoWindow]. Waits ignore standalone occurrences of that text, so a
+// An Book remembers, per pane of one tmux server, the text this server
+// Typed there: the line still being typed, and lines submitted within
+// [Window]. Waits ignore standalone occurrences of that text, so a
 // command cannot match its own echo. It is safe for concurrent use.
-type echoBook struct {
+type Book struct {
 	mu    sync.Mutex
 	now   func() time.Time
 	panes map[echoKey]*paneEcho
@@ -43,8 +43,8 @@ type echoEntry struct {
 	at   time.Time
 }
 
-func newEchoBook() *echoBook {
-	return &echoBook{now: time.Now, panes: map[echoKey]*paneEcho{}}
+func NewBook() *Book {
+	return &Book{now: time.Now, panes: map[echoKey]*paneEcho{}}
 }
 
 // keyKind is how the echo model reads one send_keys key.
@@ -82,14 +82,14 @@ func classifyParsed(k tmuxctl.Key) (keyKind, rune) {
 	return keyUnknown, 0
 }
 
-// typed records what send_keys sent to a pane as a string: keys, as a
-// key or as text (see stringItems), then Enter if enter.
-func (b *echoBook) typed(pane string, pid int, keys string, literal, enter bool) {
-	b.typedItems(pane, pid, stringItems(keys, literal, &enter))
+// Typed records what send_keys sent to a pane as a string: keys, as a
+// key or as text (see StringItems), then Enter if enter.
+func (b *Book) Typed(pane string, pid int, keys string, literal, enter bool) {
+	b.TypedItems(pane, pid, StringItems(keys, literal, &enter))
 }
 
-// typedItems records a sequence send_keys sent to a pane, in order.
-func (b *echoBook) typedItems(pane string, pid int, items []tmuxctl.KeyItem) {
+// TypedItems records a sequence send_keys sent to a pane, in order.
+func (b *Book) TypedItems(pane string, pid int, items []tmuxctl.KeyItem) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	k := echoKey{pane, pid}
@@ -147,14 +147,14 @@ func (pe *paneEcho) submit(now time.Time) {
 
 func (pe *paneEcho) prune(now time.Time) {
 	i := 0
-	for i < len(pe.submitted) && now.Sub(pe.submitted[i].at) > echoWindow {
+	for i < len(pe.submitted) && now.Sub(pe.submitted[i].at) > Window {
 		i++
 	}
 	pe.submitted = pe.submitted[i:]
 }
 
-// active returns the texts whose echo a wait on pane must discount now.
-func (b *echoBook) active(pane string, pid int) []string {
+// Active returns the texts whose echo a wait on pane must discount now.
+func (b *Book) Active(pane string, pid int) []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	pe := b.panes[echoKey{pane, pid}]
@@ -172,10 +172,10 @@ func (b *echoBook) active(pane string, pid int) []string {
 	return texts
 }
 
-// echoSpans returns the byte ranges of text that are standalone
+// Spans returns the byte ranges of text that are standalone
 // occurrences of any of echoes: not preceded or followed by a letter,
 // digit or underscore, so typing "y" does not hide the "y" of "ready".
-func echoSpans(text string, echoes []string) [][2]int {
+func Spans(text string, echoes []string) [][2]int {
 	var spans [][2]int
 	for _, e := range echoes {
 		if strings.TrimSpace(e) == "" {
@@ -214,12 +214,31 @@ func standalone(text string, start, end int) bool {
 
 func isWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// covered reports whether [start, end) lies inside one of spans.
-func covered(spans [][2]int, start, end int) bool {
+// Covered reports whether [start, end) lies inside one of spans.
+func Covered(spans [][2]int, start, end int) bool {
 	for _, s := range spans {
 		if s[0] <= start && end <= s[1] {
 			return true
 		}
 	}
 	return false
+}
+
+// StringItems is how send_keys sends a string: as one key when it names
+// one (more than a lone character) and literal is off, otherwise as text.
+// Enter follows text unless enter is false, and a key only when enter is
+// true: C-c or C-d with an Enter after it would type a stray empty line.
+func StringItems(keys string, literal bool, enter *bool) []tmuxctl.KeyItem {
+	var items []tmuxctl.KeyItem
+	named := false
+	if k, err := tmuxctl.ParseKey(keys); err == nil && !literal && k.Named() {
+		items = append(items, tmuxctl.KeyItem{Key: keys})
+		named = true
+	} else if keys != "" {
+		items = append(items, tmuxctl.KeyItem{Text: keys})
+	}
+	if enter == nil && !named || enter != nil && *enter {
+		items = append(items, tmuxctl.KeyItem{Key: "Enter"})
+	}
+	return items
 }
