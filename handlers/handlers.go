@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"github.com/tmux-mcp/tmux-mcp/internal/commandbook"
 	"github.com/tmux-mcp/tmux-mcp/internal/echo"
 	"time"
 
@@ -30,7 +31,7 @@ type Handlers struct {
 	hub      *live.Hub         // pane output streams
 	exits    *live.ExitTracker // panes held for their exit status
 	echo     *echo.Book        // what this server typed, for waits to discount
-	commands *commandBook      // run_shell_command's commands, for wait_for_command
+	commands *commandbook.Book // run_shell_command's commands, for wait_for_command
 	limits   Limits
 	// readTools are the tools call_read_tools_batch may call.
 	readTools map[string]ReadTool
@@ -41,7 +42,7 @@ type Handlers struct {
 // New returns Handlers that talk to tmux through client and read pane
 // output through hub. Waits in flight end early when shutdown is done.
 func New(shutdown context.Context, client *tmuxctl.Client, hub *live.Hub, limits Limits) *Handlers {
-	return &Handlers{tmux: client, hub: hub, exits: hub.Exits(), echo: echo.NewBook(), commands: newCommandBook(hub.Dir(), hub.ExitGrace()), limits: limits, shutdown: shutdown}
+	return &Handlers{tmux: client, hub: hub, exits: hub.Exits(), echo: echo.NewBook(), commands: commandbook.New(hub.Dir(), hub.ExitGrace()), limits: limits, shutdown: shutdown}
 }
 
 // lines returns the line limit for a request that asked for max (nil: the

@@ -46,24 +46,3 @@ func (h *Handlers) lineLimit(maxLines *int) (lines int, clamped bool) {
 	lines = h.limits.lines(maxLines)
 	return lines, maxLines != nil && *maxLines != lines
 }
-
-// An outputSpan is where a command's output lies in its pane's stream.
-type outputSpan struct {
-	from, to int64
-	ok       bool // false: no output was read (the command had not started)
-}
-
-// readSpan reads span from s again (nothing when it is not ok). Output the
-// stream's buffer has dropped since is counted in missed.
-func readSpan(s *live.Stream, span outputSpan) (textStart int64, text []byte, missed int) {
-	if !span.ok {
-		return 0, nil, 0
-	}
-	chunk, err := s.Read(span.from)
-	if err != nil {
-		return span.to, nil, int(span.to - span.from)
-	}
-	textStart = min(chunk.TextStart, span.to)
-	text = chunk.Text[:min(int64(len(chunk.Text)), span.to-textStart)]
-	return textStart, text, int(textStart - span.from)
-}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/commandbook"
 	"github.com/tmux-mcp/tmux-mcp/internal/shellframe"
 	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
 	"sync"
@@ -33,8 +34,8 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	case p.InMode && !in.Force:
 		return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is in copy mode (or another tmux mode); pass force:true to leave it and run anyway", id)
 	}
-	if c := h.commands.busy(id); c != nil && !in.Force {
-		return gen.RunShellCommandOutput{}, errBusy(c)
+	if c := h.commands.Busy(id); c != nil && !in.Force {
+		return gen.RunShellCommandOutput{}, commandbook.ErrBusy(c)
 	}
 	kind, shell := shellframe.Of(p.Command), p.Command
 	if kind == shellframe.NotShell {
@@ -66,17 +67,17 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
 	}
 
-	f, err := shellframe.Write(h.commands.dir, tmuxctl.Nonce(12), in.Command, shellframe.Label(in.Command), kind)
+	f, err := shellframe.Write(h.commands.Dir(), tmuxctl.Nonce(12), in.Command, shellframe.Label(in.Command), kind)
 	if err != nil {
 		return gen.RunShellCommandOutput{}, fmt.Errorf("writing the command file: %w", err)
 	}
 	// The command holds the stream until it is seen to end, so that
 	// wait_for_command finds it however long it runs.
-	c := &command{pane: id, shell: shell, files: f, stream: s, typedAt: s.End(), release: sync.OnceFunc(s.Hold())}
-	if old, ok := h.commands.add(c, in.Force); !ok {
+	c := &commandbook.Command{Pane: id, Shell: shell, Files: f, Stream: s, TypedAt: s.End(), Release: sync.OnceFunc(s.Hold())}
+	if old, ok := h.commands.Add(c, in.Force); !ok {
 		f.Remove()
-		c.release()
-		return gen.RunShellCommandOutput{}, errBusy(old)
+		c.Release()
+		return gen.RunShellCommandOutput{}, commandbook.ErrBusy(old)
 	}
 	h.echo.Typed(string(id), p.PID, f.Typed, true, true)
 	// C-u clears anything already on the command line, so the shell reads
@@ -86,7 +87,7 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	// running in a pane this server had given up.
 	err = h.tmux.TypeLine(context.WithoutCancel(ctx), id, f.Typed, p.InMode)
 	if err != nil {
-		h.commands.forget(c)
+		h.commands.Forget(c)
 		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
 	}
 	return h.followCommand(ctx, c, float64(in.TimeoutMs), // the schema's default applies when omitted
@@ -96,17 +97,17 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 // WaitForCommand waits for a command run_shell_command typed, or returns
 // its stored result if it already ended.
 func (h *Handlers) WaitForCommand(ctx context.Context, in gen.WaitForCommandInput) (gen.WaitForCommandOutput, error) {
-	c, ok := h.commands.find(in.CommandID)
+	c, ok := h.commands.Find(in.CommandID)
 	if !ok {
-		return gen.WaitForCommandOutput{}, h.commands.errUnknown(in.CommandID)
+		return gen.WaitForCommandOutput{}, h.commands.ErrUnknown(in.CommandID)
 	}
 	cut := outputCut{keepPart(in.Keep, gen.WaitForCommandInputKeepHead, gen.WaitForCommandInputKeepBoth), in.MaxLines}
 	var out gen.RunShellCommandOutput
-	if r, span := h.commands.stored(c); r != nil {
+	if r, span := h.commands.Stored(c); r != nil {
 		out = *r
 		out.EffectiveTimeoutMs = h.effectiveMs(float64(in.TimeoutMs)) // the timeout it would have enforced
-		textStart, text, missed := readSpan(c.stream, span)
-		out = h.withOutput(c.stream, out, textStart, text, missed, cut)
+		textStart, text, missed := commandbook.ReadSpan(c.Stream, span)
+		out = h.withOutput(c.Stream, out, textStart, text, missed, cut)
 	} else {
 		out = h.followCommand(ctx, c, float64(in.TimeoutMs), cut)
 	}
@@ -131,30 +132,18 @@ func (h *Handlers) withOutput(s *live.Stream, out gen.RunShellCommandOutput, tex
 	return intoRunShellCommandCut(kept, out)
 }
 
-// endOf returns the marker that ended command c, if the stream has seen
-// one: End; Abort when the shell abandoned it; Stop when its program was
-// stopped and left as a job.
-func endOf(c *command) (frame.Marker, bool) {
-	for _, k := range []frame.Kind{frame.End, frame.Abort, frame.Stop} {
-		if m, ok := c.stream.FindMarker(c.files.Nonce, k); ok {
-			return m, true
-		}
-	}
-	return frame.Marker{}, false
-}
-
 // followCommand waits up to timeoutMs for command c to end and reports
 // where it is and what it printed so far. An ended command's result is
 // stored for wait_for_command with where its output lies in the stream, so
 // that each call cuts that output its own way.
-func (h *Handlers) followCommand(ctx context.Context, c *command, timeoutMs float64, cut outputCut) gen.RunShellCommandOutput {
-	s := c.stream
-	w := h.beginWait(ctx, timeoutMs, "running "+c.id+" in pane "+string(c.pane))
+func (h *Handlers) followCommand(ctx context.Context, c *commandbook.Command, timeoutMs float64, cut outputCut) gen.RunShellCommandOutput {
+	s := c.Stream
+	w := h.beginWait(ctx, timeoutMs, "running "+c.ID+" in pane "+string(c.Pane))
 	defer w.Done()
 	out := gen.RunShellCommandOutput{
-		CommandID:          c.id,
-		PaneID:             string(c.pane),
-		Shell:              c.shell,
+		CommandID:          c.ID,
+		PaneID:             string(c.Pane),
+		Shell:              c.Shell,
 		EffectiveTimeoutMs: w.EffectiveMs(),
 	}
 	outcome, start, end, m := h.awaitCommand(w, c)
@@ -166,14 +155,14 @@ func (h *Handlers) followCommand(ctx context.Context, c *command, timeoutMs floa
 		out.StillRunning = true
 	case gen.RunShellCommandOutputOutcomePaneDied:
 		// Output tmux had already read may still be on its way.
-		w.Watch(h.hub, c.pane).SyncDeath(ctx, s)
-		if mk, ok := s.FindMarker(c.files.Nonce, frame.Start); ok {
+		w.Watch(h.hub, c.Pane).SyncDeath(ctx, s)
+		if mk, ok := s.FindMarker(c.Files.Nonce, frame.Start); ok {
 			start = mk.Offset
 		}
 	default:
 		status := m.Status
 		out.ExitStatus = &status
-		if sig := signalOf(m); sig != "" {
+		if sig := commandbook.SignalOf(m); sig != "" {
 			out.Signal = &sig
 		}
 	}
@@ -185,19 +174,19 @@ func (h *Handlers) followCommand(ctx context.Context, c *command, timeoutMs floa
 	default:
 		out.State = gen.RunShellCommandOutputStateNotStarted
 	}
-	var span outputSpan
+	var span commandbook.Span
 	var text []byte
 	if start < 0 {
 		// The command has not started (yet): nothing to read; follow the
 		// pane from where the typing began.
-		cursor := s.Cursor(c.typedAt)
+		cursor := s.Cursor(c.TypedAt)
 		out.Cursor = &cursor
 	} else if chunk, err := s.Read(start); err == nil {
 		text = chunk.Text
 		if end >= 0 && end-chunk.TextStart < int64(len(text)) {
 			text = text[:max(end-chunk.TextStart, 0)]
 		}
-		span = outputSpan{from: chunk.TextStart, to: chunk.TextStart + int64(len(text)), ok: true}
+		span = commandbook.Span{From: chunk.TextStart, To: chunk.TextStart + int64(len(text)), OK: true}
 		out.MissedBytes = int(chunk.Missed)
 		out.OutputComplete = ended && outcome != gen.RunShellCommandOutputOutcomePaneDied && chunk.Missed == 0
 		next := chunk.TextStart + int64(len(text))
@@ -210,56 +199,25 @@ func (h *Handlers) followCommand(ctx context.Context, c *command, timeoutMs floa
 		out.Cursor = &cursor
 	}
 	if ended {
-		h.commands.end(c, out, span, m)
+		h.commands.End(c, out, span, m)
 	}
-	return h.withOutput(s, out, span.from, text, 0, cut)
-}
-
-// outcomeOf reads the marker that ended a command.
-func outcomeOf(m frame.Marker) gen.RunShellCommandOutputOutcome {
-	switch {
-	case m.Kind == frame.Abort:
-		return gen.RunShellCommandOutputOutcomeInterrupted
-	case m.Kind == frame.Stop, shellframe.IsStopStatus(m.Status):
-		return gen.RunShellCommandOutputOutcomeSuspended
-	case signalOf(m) != "":
-		return gen.RunShellCommandOutputOutcomeInterrupted
-	}
-	return gen.RunShellCommandOutputOutcomeCompleted
-}
-
-// signalOf names the signal that ended a command, when known: the one the
-// runner caught, or the one its status encodes — 128+n in most shells,
-// 256+n in ksh93 — where n is a signal (1 to 64).
-func signalOf(m frame.Marker) string {
-	if m.Kind == frame.Abort && m.Detail != "" {
-		return "SIG" + m.Detail
-	}
-	if shellframe.IsStopStatus(m.Status) {
-		return tmuxctl.SignalName(m.Status - 128)
-	}
-	for _, base := range []int{256, 128} {
-		if n := m.Status - base; n >= 1 && n <= 64 {
-			return tmuxctl.SignalName(n)
-		}
-	}
-	return ""
+	return h.withOutput(s, out, span.From, text, 0, cut)
 }
 
 // awaitCommand waits for a command's end. It returns the outcome, the
 // stream offsets of the start and end markers (-1 when not seen), and the
 // marker that ended it.
-func (h *Handlers) awaitCommand(w *waiting.Wait, c *command) (outcome gen.RunShellCommandOutputOutcome, start, end int64, m frame.Marker) {
-	s := c.stream
+func (h *Handlers) awaitCommand(w *waiting.Wait, c *commandbook.Command) (outcome gen.RunShellCommandOutputOutcome, start, end int64, m frame.Marker) {
+	s := c.Stream
 	watch := w.Watch(h.hub, s.Pane())
 	start, end = -1, -1
 	for {
 		changed := s.Changed()
-		if mk, ok := s.FindMarker(c.files.Nonce, frame.Start); ok {
+		if mk, ok := s.FindMarker(c.Files.Nonce, frame.Start); ok {
 			start = mk.Offset
 		}
-		if mk, ok := endOf(c); ok {
-			return outcomeOf(mk), start, mk.Offset, mk
+		if mk, ok := commandbook.EndOf(c); ok {
+			return commandbook.OutcomeOf(mk), start, mk.Offset, mk
 		}
 		if dead, failure := s.State(); dead {
 			return gen.RunShellCommandOutputOutcomePaneDied, start, -1, frame.Marker{}

@@ -1,4 +1,4 @@
-package handlers
+package commandbook
 
 import (
 	"os/exec"

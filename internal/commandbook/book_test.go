@@ -1,4 +1,4 @@
-package handlers
+package commandbook
 
 import (
 	"strings"
@@ -13,19 +13,19 @@ import (
 // found while calls keep coming, and forgotten a grace after the last.
 func TestEndedCommandsLastTheGraceAfterTheirLastCall(t *testing.T) {
 	now := time.Unix(1000, 0)
-	b := newCommandBook(t.TempDir(), time.Minute)
+	b := New(t.TempDir(), time.Minute)
 	b.now = func() time.Time { return now }
 	id := "cmd." + b.instance + ".1"
-	c := &command{id: id, pane: "%1", result: &gen.RunShellCommandOutput{Outcome: gen.RunShellCommandOutputOutcomeCompleted}, lastCall: now}
-	b.byID[c.id], b.byPane[c.pane] = c, c
+	c := &Command{ID: id, Pane: "%1", result: &gen.RunShellCommandOutput{Outcome: gen.RunShellCommandOutputOutcomeCompleted}, lastCall: now}
+	b.byID[c.ID], b.byPane[c.Pane] = c, c
 	for range 3 {
 		now = now.Add(50 * time.Second)
-		if _, ok := b.find(id); !ok {
+		if _, ok := b.Find(id); !ok {
 			t.Fatalf("forgotten 50 s after its last call")
 		}
 	}
 	now = now.Add(61 * time.Second)
-	if _, ok := b.find(id); ok {
+	if _, ok := b.Find(id); ok {
 		t.Fatal("still kept 61 s after its last call, with a 60 s grace")
 	}
 	if b.byPane["%1"] != nil {
@@ -36,14 +36,14 @@ func TestEndedCommandsLastTheGraceAfterTheirLastCall(t *testing.T) {
 // TestUnknownIDsSayWhy: an id of another server run is told apart from
 // an expired one of this run.
 func TestUnknownIDsSayWhy(t *testing.T) {
-	b := newCommandBook(t.TempDir(), time.Minute)
-	if other := newCommandBook(t.TempDir(), time.Minute); other.instance == b.instance {
+	b := New(t.TempDir(), time.Minute)
+	if other := New(t.TempDir(), time.Minute); other.instance == b.instance {
 		t.Fatalf("two books share the instance %s", b.instance)
 	}
-	if err := b.errUnknown("cmd." + b.instance + ".3"); strings.Contains(err.Error(), "earlier server run") {
+	if err := b.ErrUnknown("cmd." + b.instance + ".3"); strings.Contains(err.Error(), "earlier server run") {
 		t.Errorf("an id of this run: %v", err)
 	}
-	if err := b.errUnknown("cmd.0000000g.3"); !strings.Contains(err.Error(), "earlier server run") {
+	if err := b.ErrUnknown("cmd.0000000g.3"); !strings.Contains(err.Error(), "earlier server run") {
 		t.Errorf("an id of another run: %v", err)
 	}
 }
@@ -68,10 +68,10 @@ func TestOutcomeOfMarkers(t *testing.T) {
 		{"stop", 0, "123", gen.RunShellCommandOutputOutcomeSuspended, ""},
 	} {
 		m := markerOf(c.kind, c.status, c.detail)
-		if got := outcomeOf(m); got != c.want {
+		if got := OutcomeOf(m); got != c.want {
 			t.Errorf("%s;%d;%s: outcome %s, want %s", c.kind, c.status, c.detail, got, c.want)
 		}
-		if got := signalOf(m); got != c.signal {
+		if got := SignalOf(m); got != c.signal {
 			t.Errorf("%s;%d;%s: signal %q, want %q", c.kind, c.status, c.detail, got, c.signal)
 		}
 	}
@@ -86,20 +86,20 @@ func markerOf(kind string, status int, detail string) frame.Marker {
 // hold on the stream.
 func TestForcedOverCommandsAreForgotten(t *testing.T) {
 	now := time.Unix(1000, 0)
-	b := newCommandBook(t.TempDir(), time.Minute)
+	b := New(t.TempDir(), time.Minute)
 	b.now = func() time.Time { return now }
 	released := 0
-	old := &command{id: "cmd." + b.instance + ".1", pane: "%1", lastCall: now, release: func() { released++ }}
-	newer := &command{id: "cmd." + b.instance + ".2", pane: "%1", result: &gen.RunShellCommandOutput{}, lastCall: now.Add(time.Hour)}
-	b.byID[old.id], b.byID[newer.id], b.byPane["%1"] = old, newer, newer
+	old := &Command{ID: "cmd." + b.instance + ".1", Pane: "%1", lastCall: now, Release: func() { released++ }}
+	newer := &Command{ID: "cmd." + b.instance + ".2", Pane: "%1", result: &gen.RunShellCommandOutput{}, lastCall: now.Add(time.Hour)}
+	b.byID[old.ID], b.byID[newer.ID], b.byPane["%1"] = old, newer, newer
 	now = now.Add(61 * time.Second)
-	if _, ok := b.find(old.id); ok {
+	if _, ok := b.Find(old.ID); ok {
 		t.Error("a forced-over command is kept past the grace")
 	}
 	if released != 1 {
 		t.Errorf("its hold on the stream was released %d times, want 1", released)
 	}
-	if _, ok := b.find(newer.id); !ok {
+	if _, ok := b.Find(newer.ID); !ok {
 		t.Error("the newer command was forgotten too")
 	}
 }
