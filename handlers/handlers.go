@@ -2,12 +2,15 @@ package handlers
 
 import (
 	"context"
-	"github.com/tmux-mcp/tmux-mcp/internal/commandbook"
-	"github.com/tmux-mcp/tmux-mcp/internal/echo"
+	"fmt"
+	"strings"
+	"sync"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/internal/commandbook"
+	"github.com/tmux-mcp/tmux-mcp/internal/echo"
 	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
-
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
@@ -54,6 +57,13 @@ func (l Limits) lines(max *int) int {
 	return *max
 }
 
+// cutRequest is how a call that asked to keep which part of long output
+// and at most maxLines lines (nil: the server limit) has it cut.
+func (h *Handlers) cutRequest(which clip.Keep, maxLines *int) clip.Request {
+	lines := h.limits.lines(maxLines)
+	return clip.Request{Which: which, MaxLines: lines, Clamped: maxLines != nil && *maxLines != lines}
+}
+
 // clampMs clamps a requested wait in milliseconds to the ceiling.
 func (l Limits) clampMs(ms float64) time.Duration { return waiting.Clamp(ms, l.WaitCeiling) }
 
@@ -81,3 +91,33 @@ func (h *Handlers) waitContext(ctx context.Context, d time.Duration) (context.Co
 // effectiveMs is the timeout a wait of ms milliseconds would enforce, for
 // a call that answers without waiting.
 func (h *Handlers) effectiveMs(ms float64) int { return int(h.limits.clampMs(ms) / time.Millisecond) }
+
+// A note is a sentence for the agent that the output schema has no field
+// for: why a wait could not watch the pane, say. The catalogue puts it in
+// the result's text ahead of the structured content.
+type noteKey struct{}
+
+type notes struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+// WithNotes returns a context in which handlers can leave notes, and a
+// function that returns them once the handler is done ("" for none).
+func WithNotes(ctx context.Context) (context.Context, func() string) {
+	n := &notes{}
+	return context.WithValue(ctx, noteKey{}, n), func() string {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		return strings.Join(n.lines, "\n")
+	}
+}
+
+// note leaves a note, if the caller asked for notes.
+func note(ctx context.Context, format string, a ...any) {
+	if n, ok := ctx.Value(noteKey{}).(*notes); ok {
+		n.mu.Lock()
+		n.lines = append(n.lines, fmt.Sprintf(format, a...))
+		n.mu.Unlock()
+	}
+}

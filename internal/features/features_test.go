@@ -1,4 +1,4 @@
-package handlers
+package features
 
 import (
 	"slices"
@@ -27,8 +27,8 @@ func TestFeaturesOf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := featuresOf(v); !slices.Equal(got, c.want) {
-			t.Errorf("featuresOf(%s) = %v, want %v", c.version, got, c.want)
+		if got := Of(v); !slices.Equal(got, c.want) {
+			t.Errorf("Of(%s) = %v, want %v", c.version, got, c.want)
 		}
 	}
 }

@@ -1,16 +1,19 @@
+// This file holds the tools of the catalogue family Synchronising on
+// channels (wait_for_channel, signal_channel).
+
 package handlers
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 

@@ -1,4 +1,4 @@
-package handlers
+package features
 
 import (
 	"github.com/tmux-mcp/tmux-mcp/gen"
@@ -21,8 +21,8 @@ var versionFeatures = []struct {
 	{gen.GetServerInfoOutputFeaturesElemSessionNamesKeepPunctuation, [2]int{3, 7}, [2]int{}},
 }
 
-// featuresOf returns the features of tmux version v, in table order.
-func featuresOf(v tmuxctl.Version) []gen.GetServerInfoOutputFeaturesElem {
+// Of returns the features of tmux version v, in table order.
+func Of(v tmuxctl.Version) []gen.GetServerInfoOutputFeaturesElem {
 	out := []gen.GetServerInfoOutputFeaturesElem{}
 	for _, f := range versionFeatures {
 		if v.AtLeast(f.from[0], f.from[1]) && (f.until == [2]int{} || !v.AtLeast(f.until[0], f.until[1])) {
