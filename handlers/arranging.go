@@ -9,7 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
@@ -272,25 +272,6 @@ func (h *Handlers) paneAndWindow(ctx context.Context, field string, id tmuxctl.P
 	return p, w, nil
 }
 
-// refuseOwnWindow refuses to act on the window holding the pane this
-// server runs in unless force: what changes the window changes that pane.
-func (h *Handlers) refuseOwnWindow(ctx context.Context, w tmuxctl.WindowID, force bool, verb string) error {
-	if own := h.self(ctx); own.ok && own.pane.WindowID == w && !force {
-		return fmt.Errorf("window %s holds pane %s, where this MCP server itself runs; refusing to %s — pass force:true if that is what you want", w, own.pane.ID, verb)
-	}
-	return nil
-}
-
-// explainField is explain, with the input field that named a missing
-// object put first.
-func (h *Handlers) explainField(ctx context.Context, field string, err error) error {
-	var nf *tmuxctl.NotFoundError
-	if errors.As(err, &nf) {
-		return fmt.Errorf("%s: %w", field, h.explain(ctx, err))
-	}
-	return h.explain(ctx, err)
-}
-
 // valueError names the input field whose value tmux refused.
 func valueError(field string, err error) error {
 	return fmt.Errorf("%s: %w", field, err)
@@ -339,8 +320,8 @@ func (h *Handlers) RenameSession(ctx context.Context, in gen.RenameSessionInput)
 		return gen.RenameSessionOutput{}, h.explainField(ctx, "sessionId", err)
 	}
 	if err := h.tmux.RenameSession(ctx, id, in.Name); err != nil {
-		if strings.Contains(err.Error(), "duplicate session") {
-			return gen.RenameSessionOutput{}, fmt.Errorf("name: another session is already named %q; session names are unique", in.Name)
+		if errors.Is(err, tmuxctl.ErrNameTaken) {
+			return gen.RenameSessionOutput{}, wording.NameTaken("name", "session", in.Name)
 		}
 		return gen.RenameSessionOutput{}, h.explainField(ctx, "sessionId", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"regexp"
 	"strconv"
 	"strings"
@@ -50,7 +51,7 @@ func (h *Handlers) WaitForChannel(ctx context.Context, in gen.WaitForChannelInpu
 		if errors.Is(err, tmuxctl.ErrChannelAborted) {
 			return gen.WaitForChannelOutput{}, fmt.Errorf("the tmux server on socket %s stopped while waiting for channel %q, so it was never signalled", client.Describe(), in.Channel)
 		}
-		return gen.WaitForChannelOutput{}, h.noServer(client)
+		return gen.WaitForChannelOutput{}, wording.NoServer(client, client != h.tmux)
 	}
 	return gen.WaitForChannelOutput{}, h.explain(ctx, err)
 }
@@ -68,7 +69,7 @@ func (h *Handlers) SignalChannel(ctx context.Context, in gen.SignalChannelInput)
 	}
 	if err := client.Signal(ctx, in.Channel); err != nil {
 		if errors.Is(err, tmuxctl.ErrServerGone) {
-			return gen.SignalChannelOutput{}, h.noServer(client)
+			return gen.SignalChannelOutput{}, wording.NoServer(client, client != h.tmux)
 		}
 		return gen.SignalChannelOutput{}, h.explain(ctx, err)
 	}
@@ -91,14 +92,6 @@ func (h *Handlers) channelClient(channel string, socketName any) (*tmuxctl.Clien
 		return h.tmux.WithSocketName(name), nil
 	}
 	return nil, fmt.Errorf("socket_name must be a string or null")
-}
-
-// noServer words the error for a socket with no tmux server behind it.
-func (h *Handlers) noServer(client *tmuxctl.Client) error {
-	if client != h.tmux {
-		return fmt.Errorf("no tmux server is running on socket %s (socket_name); check the name, or pass null for this server's own socket", client.Describe())
-	}
-	return fmt.Errorf("no tmux server is running on socket %s; create_session starts one", client.Describe())
 }
 
 func seconds(s float64) string { return strconv.FormatFloat(s, 'f', -1, 64) }

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -113,11 +112,12 @@ func WithNotes(ctx context.Context) (context.Context, func() string) {
 	}
 }
 
-// note leaves a note, if the caller asked for notes.
-func note(ctx context.Context, format string, a ...any) {
+// note leaves a note (worded by package wording), if the caller asked
+// for notes.
+func note(ctx context.Context, text string) {
 	if n, ok := ctx.Value(noteKey{}).(*notes); ok {
 		n.mu.Lock()
-		n.lines = append(n.lines, fmt.Sprintf(format, a...))
+		n.lines = append(n.lines, text)
 		n.mu.Unlock()
 	}
 }

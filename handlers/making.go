@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"strconv"
 	"strings"
 	"sync"
@@ -172,7 +173,7 @@ func (h *Handlers) launch(ctx context.Context, spawn tmuxctl.Spawn, kind string,
 		cursor := s.Cursor(0)
 		out.cursor = &cursor
 	case waiting.NoStream(err):
-		note(ctx, "cursor is null: the output of pane %s cannot be watched (%v)", created.Pane, err)
+		note(ctx, wording.NoteUnwatchable(string(created.Pane), err))
 		s = nil
 	default:
 		return abandon(err)
@@ -289,7 +290,7 @@ func (h *Handlers) KillSession(ctx context.Context, in gen.KillSessionInput) (ge
 		return gen.KillSessionOutput{}, h.explain(ctx, err)
 	}
 	if own := h.self(ctx); own.ok && own.pane.SessionID == id && !in.Force {
-		return gen.KillSessionOutput{}, fmt.Errorf("session %s holds pane %s, where this MCP server runs; killing it would stop the server — pass force:true if that is what you want", id, own.pane.ID)
+		return gen.KillSessionOutput{}, wording.OwnHolder("session "+string(id), own.pane.ID, "kill it (that would stop this server)")
 	}
 	panes, err := h.tmux.ListPanes(ctx, tmuxctl.PaneScope{Session: id})
 	if err != nil {
@@ -310,7 +311,7 @@ func (h *Handlers) KillWindow(ctx context.Context, in gen.KillWindowInput) (gen.
 		return gen.KillWindowOutput{}, h.explain(ctx, err)
 	}
 	if own := h.self(ctx); own.ok && own.pane.WindowID == id && !in.Force {
-		return gen.KillWindowOutput{}, fmt.Errorf("window %s holds pane %s, where this MCP server runs; killing it would stop the server — pass force:true if that is what you want", id, own.pane.ID)
+		return gen.KillWindowOutput{}, wording.OwnHolder("window "+string(id), own.pane.ID, "kill it (that would stop this server)")
 	}
 	panes, err := h.tmux.ListPanes(ctx, tmuxctl.PaneScope{Window: id})
 	if err != nil {
@@ -349,14 +350,6 @@ func (h *Handlers) KillPane(ctx context.Context, in gen.KillPaneInput) (gen.Kill
 		return gen.KillPaneOutput{}, h.explain(ctx, err)
 	}
 	return gen.KillPaneOutput{PaneID: string(id), WindowID: string(p.WindowID), WindowClosed: w.Panes == 1}, nil
-}
-
-// refuseOwn refuses to act on the pane this server runs in unless force.
-func (h *Handlers) refuseOwn(p tmuxctl.PaneID, force bool, verb string) error {
-	if own, ok := h.tmux.Self(); ok && own == p && !force {
-		return fmt.Errorf("pane %s is where this MCP server itself runs; refusing to %s it — pass force:true if that is what you want", p, verb)
-	}
-	return nil
 }
 
 func paneIDs(panes []tmuxctl.Pane) []string {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -187,9 +188,8 @@ func (h *Handlers) optionTarget(ctx context.Context, scope string, target *strin
 
 // explainOption words tmux's refusal of an option name.
 func (h *Handlers) explainOption(ctx context.Context, err error, name string) error {
-	var ce *tmuxctl.CommandError
-	if errors.As(err, &ce) && (strings.HasPrefix(ce.Message, "invalid option") || strings.HasPrefix(ce.Message, "unknown option") || strings.HasPrefix(ce.Message, "ambiguous option")) {
-		return fmt.Errorf("option %s: %s (user options start with @; show_option without name lists the options of a scope)", name, ce.Message)
+	if errors.Is(err, tmuxctl.ErrUnknownOption) {
+		return wording.UnknownOption(name, err)
 	}
 	return h.explain(ctx, err)
 }
@@ -426,10 +426,10 @@ func (h *Handlers) typable(ctx context.Context, id tmuxctl.PaneID, force bool) (
 		return p, err
 	}
 	if p.Dead {
-		return p, fmt.Errorf("pane %s is dead (its program exited%s); nothing reads input there — use a new pane", id, exitSuffix(p))
+		return p, wording.PaneDead(p)
 	}
 	if p.InMode && !force {
-		return p, fmt.Errorf("pane %s is in copy mode (or another tmux mode), so a paste would go to the mode, not the program; pass force:true to paste anyway, or send_keys \"q\" with enter:false to leave copy mode", id)
+		return p, wording.InMode(id, "paste into the mode anyway")
 	}
 	return p, nil
 }
@@ -439,7 +439,7 @@ func (h *Handlers) typable(ctx context.Context, id tmuxctl.PaneID, force bool) (
 func (h *Handlers) cursorBefore(ctx context.Context, id tmuxctl.PaneID) any {
 	s, err := h.hub.Watch(ctx, id)
 	if err != nil {
-		note(ctx, "cursor is null: %v", err)
+		note(ctx, wording.NoteUnwatchable(string(id), err))
 		return nil
 	}
 	return nullableCursor(s.Cursor(s.End()))

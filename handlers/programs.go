@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"sync"
 	"time"
 
@@ -37,9 +38,9 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	}
 	switch {
 	case p.Dead:
-		return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is dead (its program exited%s); start a shell with create_window or respawn it", id, exitSuffix(p))
+		return gen.RunShellCommandOutput{}, wording.PaneDead(p)
 	case p.InMode && !in.Force:
-		return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is in copy mode (or another tmux mode); pass force:true to leave it and run anyway", id)
+		return gen.RunShellCommandOutput{}, wording.InMode(id, "leave the mode and run the command")
 	}
 	if c := h.commands.Busy(id); c != nil && !in.Force {
 		return gen.RunShellCommandOutput{}, commandbook.ErrBusy(c)
@@ -260,7 +261,7 @@ func (h *Handlers) WaitForExit(ctx context.Context, in gen.WaitForExitInput) (ge
 			if e, ok := h.exits.Recorded(ctx, pane); ok {
 				return completed(out, e), nil
 			}
-			return out, fmt.Errorf("pane %s not found (existing: %s); it may have closed before this call — list_panes shows the panes that exist", pane, h.existing(ctx, "pane"))
+			return out, wording.NotFound(ctx, h.tmux, "pane", string(pane))
 		}
 		return out, h.explain(ctx, err)
 	}

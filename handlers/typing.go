@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"strconv"
 	"strings"
 
@@ -41,10 +42,10 @@ func (h *Handlers) SendKeys(ctx context.Context, in gen.SendKeysInput) (gen.Send
 		return gen.SendKeysOutput{}, err
 	}
 	if p.Dead {
-		return gen.SendKeysOutput{}, fmt.Errorf("pane %s is dead (its program exited%s); nothing reads keys there — use kill_pane, or a new pane", id, exitSuffix(p))
+		return gen.SendKeysOutput{}, wording.PaneDead(p)
 	}
 	if p.InMode && !in.Force {
-		return gen.SendKeysOutput{}, fmt.Errorf("pane %s is in copy mode (or another tmux mode), so keys would drive the mode instead of the program; pass force:true to send anyway (keys \"q\" with enter:false leaves copy mode)", id)
+		return gen.SendKeysOutput{}, wording.InMode(id, "send the keys to the mode anyway")
 	}
 	out := gen.SendKeysOutput{PaneID: string(id), Sent: describeSent(items)}
 	// Watch the pane before the first key, so the cursor is before
@@ -53,7 +54,7 @@ func (h *Handlers) SendKeys(ctx context.Context, in gen.SendKeysInput) (gen.Send
 		cursor := s.Cursor(s.End())
 		out.Cursor = &cursor
 	} else if waiting.NoStream(err) {
-		note(ctx, "cursor is null: the output of pane %s cannot be watched (%v)", id, err)
+		note(ctx, wording.NoteUnwatchable(string(id), err))
 	} else {
 		return gen.SendKeysOutput{}, h.explain(ctx, err)
 	}
@@ -123,16 +124,6 @@ func describeSent(items []tmuxctl.KeyItem) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-func exitSuffix(p tmuxctl.Pane) string {
-	switch {
-	case p.ExitSignal != nil:
-		return ", killed by " + *p.ExitSignal
-	case p.ExitStatus != nil:
-		return " with status " + strconv.Itoa(*p.ExitStatus)
-	}
-	return ""
 }
 
 // CapturePane returns what a pane shows, or rows of its history, keeping the

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
@@ -27,7 +28,7 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 	maxLines := h.limits.lines(in.MaxLines)
 	s, start, err := waiting.StreamAt(ctx, h.hub, pane, in.Cursor)
 	if waiting.NoStream(err) && in.Cursor == nil {
-		note(ctx, "streaming is false: %v", err)
+		note(ctx, wording.NoteNotStreaming(err))
 		return h.captureWithoutStream(ctx, pane, maxLines)
 	}
 	if err != nil {
@@ -145,10 +146,10 @@ func (h *Handlers) WaitForText(ctx context.Context, in gen.WaitForTextInput) (ge
 	s, start, opening, err := w.Open(in.Cursor)
 	switch opening {
 	case waiting.SlowToWatch:
-		note(ctx, "timed out while starting to watch the pane: %v", err)
+		note(ctx, wording.NoteSlowToWatch(err))
 		return w.notWatched(ctx, gen.WaitForTextOutputOutcomeTimedOut), nil
 	case waiting.NotWatchable:
-		note(ctx, "no_stream: %v", err)
+		note(ctx, wording.NoteNoStream(err))
 		return w.notWatched(ctx, gen.WaitForTextOutputOutcomeNoStream), nil
 	case waiting.OpenFailed:
 		return gen.WaitForTextOutput{}, h.explain(ctx, err)
@@ -331,15 +332,15 @@ func (h *Handlers) WaitForQuiet(ctx context.Context, in gen.WaitForQuietInput) (
 		h: h, quiet: time.Duration(in.QuietMs) * time.Millisecond, maxLines: h.limits.lines(in.MaxLines)}
 	defer w.Done()
 	if w.quiet > w.Effective {
-		note(ctx, "quietMs (%d) is longer than the timeout enforced (%d ms): the wait can only time out", in.QuietMs, w.EffectiveMs())
+		note(ctx, wording.NoteQuietOverTimeout(in.QuietMs, w.EffectiveMs()))
 	}
 	s, start, opening, err := w.Open(in.Cursor)
 	switch opening {
 	case waiting.SlowToWatch:
-		note(ctx, "timed out while starting to watch the pane: %v", err)
+		note(ctx, wording.NoteSlowToWatch(err))
 		return w.notWatched(ctx, gen.WaitForQuietOutputOutcomeTimedOut), nil
 	case waiting.NotWatchable:
-		note(ctx, "no_stream: %v", err)
+		note(ctx, wording.NoteNoStream(err))
 		return w.notWatched(ctx, gen.WaitForQuietOutputOutcomeNoStream), nil
 	case waiting.OpenFailed:
 		return gen.WaitForQuietOutput{}, h.explain(ctx, err)
