@@ -8,10 +8,9 @@ package handlers
 import (
 	"context"
 	"errors"
-	"fmt"
-	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
@@ -73,7 +72,7 @@ func (h *Handlers) ResizePane(ctx context.Context, in gen.ResizePaneInput) (gen.
 		}
 	}
 	if ways != 1 {
-		return gen.ResizePaneOutput{}, errors.New("give exactly one of: width and/or height (a size), direction (with amount), or zoomed (a state to reach)")
+		return gen.ResizePaneOutput{}, wording.ResizeOneOf()
 	}
 	p, w, err := h.paneAndWindow(ctx, "paneId", id)
 	if err != nil {
@@ -109,7 +108,7 @@ func (h *Handlers) reachZoom(ctx context.Context, p tmuxctl.Pane, w tmuxctl.Wind
 	case !want, w.Zoomed && p.Active:
 		return nil
 	case w.Panes < 2:
-		return fmt.Errorf("window %s has only pane %s, which already fills it; tmux zooms only a window of two or more panes", w.ID, p.ID)
+		return wording.ZoomAlone(w.ID, p.ID)
 	case w.Zoomed: // zoomed onto another pane: unzoom, then zoom p
 		return h.tmux.ToggleZoom(ctx, p.ID, 2)
 	}
@@ -120,7 +119,7 @@ func (h *Handlers) reachZoom(ctx context.Context, p tmuxctl.Pane, w tmuxctl.Wind
 func (h *Handlers) ResizeWindow(ctx context.Context, in gen.ResizeWindowInput) (gen.ResizeWindowOutput, error) {
 	id := tmuxctl.WindowID(in.WindowID)
 	if in.Width == nil && in.Height == nil {
-		return gen.ResizeWindowOutput{}, errors.New("give width, height or both")
+		return gen.ResizeWindowOutput{}, wording.ResizeWindowNothing()
 	}
 	if _, err := h.tmux.Window(ctx, id); err != nil {
 		return gen.ResizeWindowOutput{}, h.explainField(ctx, "windowId", err)
@@ -142,7 +141,7 @@ func (h *Handlers) ResizeWindow(ctx context.Context, in gen.ResizeWindowInput) (
 func (h *Handlers) SwapPane(ctx context.Context, in gen.SwapPaneInput) (gen.SwapPaneOutput, error) {
 	a, b := tmuxctl.PaneID(in.PaneID), tmuxctl.PaneID(in.TargetPaneID)
 	if a == b {
-		return gen.SwapPaneOutput{}, errors.New("paneId and targetPaneId are the same pane; swapping it with itself changes nothing")
+		return gen.SwapPaneOutput{}, wording.SamePane("swapping it with itself changes nothing")
 	}
 	if _, err := h.tmux.Pane(ctx, a); err != nil {
 		return gen.SwapPaneOutput{}, h.explainField(ctx, "paneId", err)
@@ -205,7 +204,7 @@ func (h *Handlers) MoveWindow(ctx context.Context, in gen.MoveWindowInput) (gen.
 func (h *Handlers) JoinPane(ctx context.Context, in gen.JoinPaneInput) (gen.JoinPaneOutput, error) {
 	id, target := tmuxctl.PaneID(in.PaneID), tmuxctl.PaneID(in.TargetPaneID)
 	if id == target {
-		return gen.JoinPaneOutput{}, errors.New("paneId and targetPaneId are the same pane; a pane cannot be joined to itself")
+		return gen.JoinPaneOutput{}, wording.SamePane("a pane cannot be joined to itself")
 	}
 	p, w, err := h.paneAndWindow(ctx, "paneId", id)
 	if err != nil {
@@ -246,7 +245,7 @@ func (h *Handlers) BreakPane(ctx context.Context, in gen.BreakPaneInput) (gen.Br
 		return gen.BreakPaneOutput{}, err
 	}
 	if w.Panes == 1 {
-		return gen.BreakPaneOutput{}, fmt.Errorf("pane %s is already alone in window %s; to move that window use move_window, to rename it rename_window", id, w.ID)
+		return gen.BreakPaneOutput{}, wording.AlreadyAlone(id, w.ID)
 	}
 	if err := h.refuseOwnWindow(ctx, w.ID, in.Force, "move a pane out of it (the others would be resized)"); err != nil {
 		return gen.BreakPaneOutput{}, err
@@ -274,7 +273,7 @@ func (h *Handlers) paneAndWindow(ctx context.Context, field string, id tmuxctl.P
 
 // valueError names the input field whose value tmux refused.
 func valueError(field string, err error) error {
-	return fmt.Errorf("%s: %w", field, err)
+	return wording.Field(field, err)
 }
 
 // Names and titles are stored exactly as given or refused: tmux expands
@@ -296,13 +295,13 @@ func checkName(field, v string, kind nameKind) error {
 	for i, r := range v {
 		switch {
 		case r < 0x20 || r == 0x7f:
-			return fmt.Errorf("%s: character %U at byte %d is a control character (tab, newline, escape, …); tmux would store it escaped or drop it, so it is refused — use printable text", field, r, i)
+			return wording.NameControl(field, r, i)
 		case r == '\\':
-			return fmt.Errorf("%s: a backslash (byte %d) is refused: tmux would store it doubled", field, i)
+			return wording.NameBackslash(field, i)
 		case kind >= windowName && r == '$' && i+1 < len(v) && (isLetter(v[i+1]) || v[i+1] == '_' || v[i+1] == '{'):
-			return fmt.Errorf("%s: '$' followed by %q (byte %d) is refused: tmux before 3.7 stores it as '\\$', like a shell variable it escapes", field, v[i+1], i)
+			return wording.NameDollar(field, v[i+1], i)
 		case kind == sessionName && (r == ':' || r == '.'):
-			return fmt.Errorf("%s: %q (byte %d) is refused in a session name: tmux reads it as a target separator (and before 3.7 stores it as '_')", field, r, i)
+			return wording.NameSeparator(field, r, i)
 		}
 	}
 	return nil

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"regexp"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
@@ -30,7 +30,7 @@ func (h *Handlers) WaitForChannel(ctx context.Context, in gen.WaitForChannelInpu
 		return gen.WaitForChannelOutput{}, err
 	}
 	if !(in.Timeout > 0) {
-		return gen.WaitForChannelOutput{}, fmt.Errorf("timeout must be a positive number of seconds (fractions allowed, e.g. 0.5); got %v", in.Timeout)
+		return gen.WaitForChannelOutput{}, wording.ChannelTimeout(in.Timeout)
 	}
 	w := h.beginWait(ctx, in.Timeout*1000, "waiting for channel "+in.Channel)
 	defer w.Done()
@@ -44,12 +44,12 @@ func (h *Handlers) WaitForChannel(ctx context.Context, in gen.WaitForChannelInpu
 	case waiting.Happened:
 		return gen.WaitForChannelOutput{Result: fmt.Sprintf("channel %q was signalled; timeout enforced: %ss%s", in.Channel, enforced, clampNote)}, nil
 	case waiting.TimedOut:
-		return gen.WaitForChannelOutput{}, fmt.Errorf("channel %q was not signalled within the enforced timeout of %ss%s; the wait-for child was killed. tmux keeps the killed waiter queued and it will absorb this channel's next signal, so to wait again use a fresh channel name, signalled with `tmux wait-for -S <name>` (or signal_channel) after the work it marks", in.Channel, enforced, clampNote)
+		return gen.WaitForChannelOutput{}, wording.ChannelNotSignalled(in.Channel, enforced, clampNote)
 	case waiting.Cancelled:
-		return gen.WaitForChannelOutput{}, fmt.Errorf("wait for channel %q was cancelled before it was signalled; the wait-for child was killed", in.Channel)
+		return gen.WaitForChannelOutput{}, wording.ChannelCancelled(in.Channel)
 	case waiting.Gone:
 		if errors.Is(err, tmuxctl.ErrChannelAborted) {
-			return gen.WaitForChannelOutput{}, fmt.Errorf("the tmux server on socket %s stopped while waiting for channel %q, so it was never signalled", client.Describe(), in.Channel)
+			return gen.WaitForChannelOutput{}, wording.ChannelServerStopped(client.Describe(), in.Channel)
 		}
 		return gen.WaitForChannelOutput{}, wording.NoServer(client, client != h.tmux)
 	}
@@ -80,18 +80,18 @@ func (h *Handlers) SignalChannel(ctx context.Context, in gen.SignalChannelInput)
 // socket_name argument (nil: the configured socket).
 func (h *Handlers) channelClient(channel string, socketName any) (*tmuxctl.Client, error) {
 	if !channelName.MatchString(channel) {
-		return nil, fmt.Errorf("channel %q is not a valid name: use 1 to 128 of A-Z a-z 0-9 _ . : -", channel)
+		return nil, wording.BadChannel(channel)
 	}
 	switch name := socketName.(type) {
 	case nil:
 		return h.tmux, nil
 	case string:
 		if name == "" || strings.ContainsAny(name, "/\x00") {
-			return nil, fmt.Errorf("socket_name %q is not a socket name: give a plain name as for tmux -L (no '/'), or null for the server's socket", name)
+			return nil, wording.BadSocketName(&name)
 		}
 		return h.tmux.WithSocketName(name), nil
 	}
-	return nil, fmt.Errorf("socket_name must be a string or null")
+	return nil, wording.BadSocketName(nil)
 }
 
 func seconds(s float64) string { return strconv.FormatFloat(s, 'f', -1, 64) }

@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"maps"
 	"regexp"
 	"slices"
@@ -18,6 +17,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/internal/clip"
 	"github.com/tmux-mcp/tmux-mcp/internal/features"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
@@ -30,7 +30,7 @@ func (h *Handlers) GetServerInfo(ctx context.Context, _ gen.GetServerInfoInput) 
 	}
 	v, err := tmuxctl.ParseVersion("tmux " + info.Version)
 	if err != nil {
-		return gen.GetServerInfoOutput{}, fmt.Errorf("the tmux server reports version %q, which this server cannot read", info.Version)
+		return gen.GetServerInfoOutput{}, wording.UnreadableVersion(info.Version)
 	}
 	out := gen.GetServerInfoOutput{
 		TmuxVersion: info.Version,
@@ -213,13 +213,13 @@ func (h *Handlers) FindPaneByPosition(ctx context.Context, in gen.FindPaneByPosi
 	byCell := in.WindowID != nil || in.X != nil || in.Y != nil
 	switch {
 	case byPane && byCell:
-		return gen.FindPaneByPositionOutput{}, errors.New("give either paneId and side, or windowId, x and y — not both")
+		return gen.FindPaneByPositionOutput{}, wording.PositionArgs("both")
 	case byPane && (in.PaneID == nil || in.Side == nil):
-		return gen.FindPaneByPositionOutput{}, errors.New("paneId and side go together: side says where to look from paneId")
+		return gen.FindPaneByPositionOutput{}, wording.PositionArgs("pane")
 	case byCell && (in.WindowID == nil || in.X == nil || in.Y == nil):
-		return gen.FindPaneByPositionOutput{}, errors.New("windowId, x and y go together: x and y are a cell of windowId")
+		return gen.FindPaneByPositionOutput{}, wording.PositionArgs("cell")
 	case !byPane && !byCell:
-		return gen.FindPaneByPositionOutput{}, errors.New("give paneId and side (the panes next to a pane), or windowId, x and y (the pane at a cell)")
+		return gen.FindPaneByPositionOutput{}, wording.PositionArgs("neither")
 	}
 	var window tmuxctl.WindowID
 	if byPane {
@@ -247,13 +247,12 @@ func (h *Handlers) FindPaneByPosition(ctx context.Context, in gen.FindPaneByPosi
 	if byPane {
 		from, ok := places[tmuxctl.PaneID(*in.PaneID)]
 		if !ok {
-			return gen.FindPaneByPositionOutput{}, fmt.Errorf("pane %s is not in the layout of its window %s (%s)", *in.PaneID, window, w.Layout)
+			return gen.FindPaneByPositionOutput{}, wording.NotInLayout(*in.PaneID, window)
 		}
 		match = beside(from, *in.Side)
 	} else {
 		if *in.X >= w.Width || *in.Y >= w.Height {
-			return gen.FindPaneByPositionOutput{}, fmt.Errorf("cell x=%d y=%d is outside window %s, which is %dx%d (x from 0 to %d, y from 0 to %d)",
-				*in.X, *in.Y, window, w.Width, w.Height, w.Width-1, w.Height-1)
+			return gen.FindPaneByPositionOutput{}, wording.CellOutside(*in.X, *in.Y, window, w.Width, w.Height)
 		}
 		match = func(r tmuxctl.Cell) bool { return r.Contains(*in.X, *in.Y) }
 	}
@@ -385,7 +384,7 @@ func searchPattern(pattern string, regex, ignoreCase bool) (func(string) bool, e
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, fmt.Errorf("pattern is not a valid Go RE2 expression (%v); leave regex false to search for the text as it is", err)
+		return nil, wording.BadSearchPattern(err)
 	}
 	return re.MatchString, nil
 }
@@ -393,7 +392,7 @@ func searchPattern(pattern string, regex, ignoreCase bool) (func(string) bool, e
 // searchScope returns the panes to search, in list_panes order.
 func (h *Handlers) searchScope(ctx context.Context, in gen.SearchPanesInput) ([]tmuxctl.Pane, error) {
 	if len(in.PaneIds) > 0 && (in.SessionID != nil || in.WindowID != nil) {
-		return nil, errors.New("give paneIds, or sessionId and/or windowId, not both: paneIds already says which panes to search")
+		return nil, wording.SearchScopeTwice()
 	}
 	panes, err := h.tmux.ListPanes(ctx, tmuxctl.PaneScope{
 		Session: tmuxctl.SessionID(deref(in.SessionID)),
@@ -455,9 +454,9 @@ func (h *Handlers) CallReadToolsBatch(ctx context.Context, in gen.CallReadToolsB
 		case ctx.Err() != nil:
 			return gen.CallReadToolsBatchOutput{}, ctx.Err()
 		case bctx.Err() != nil:
-			err = fmt.Errorf("not run: the batch used the server's wait ceiling (%v) before reaching this call", h.limits.WaitCeiling)
+			err = wording.BatchOverTime(h.limits.WaitCeiling)
 		case size >= h.limits.MaxBytes:
-			err = fmt.Errorf("not run: the results before it reached the server's byte ceiling (%d bytes); call it on its own or in a later batch", h.limits.MaxBytes)
+			err = wording.BatchOverBytes(h.limits.MaxBytes)
 		default:
 			var result gen.CallReadToolsBatchOutputResultsElemResult
 			result, err = h.callReadTool(bctx, call)
@@ -483,10 +482,9 @@ func (h *Handlers) callReadTool(ctx context.Context, call gen.ReadToolCall) (gen
 	tool, ok := h.readTools[call.Tool]
 	if !ok {
 		if call.Tool == BatchTool {
-			return nil, fmt.Errorf("%s cannot call itself", BatchTool)
+			return nil, wording.BatchSelf(BatchTool)
 		}
-		return nil, fmt.Errorf("%s is not a read-only tool of this server; the ones a batch can call: %s", call.Tool,
-			strings.Join(slices.Sorted(maps.Keys(h.readTools)), ", "))
+		return nil, wording.BatchNotReadOnly(call.Tool, slices.Sorted(maps.Keys(h.readTools)))
 	}
 	args := call.Arguments
 	if args == nil {
@@ -502,7 +500,7 @@ func (h *Handlers) callReadTool(ctx context.Context, call gen.ReadToolCall) (gen
 	}
 	var result gen.CallReadToolsBatchOutputResultsElemResult
 	if err := json.Unmarshal(res, &result); err != nil {
-		return nil, fmt.Errorf("%s returned a result that is not an object: %v", call.Tool, err)
+		return nil, wording.BatchNotObject(call.Tool, err)
 	}
 	return result, nil
 }

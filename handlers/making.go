@@ -7,8 +7,6 @@ package handlers
 import (
 	"context"
 	"errors"
-	"fmt"
-	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
@@ -111,14 +110,14 @@ func (h *Handlers) SplitWindow(ctx context.Context, in gen.SplitWindowInput) (ge
 // new pane along its direction: across it, the pane spans the split one.
 func splitCells(dir tmuxctl.Direction, percent, width, height *int) (int, error) {
 	if percent != nil && (width != nil || height != nil) {
-		return 0, errors.New("give percent, or width/height, not both")
+		return 0, wording.NotBoth("percent", "width/height")
 	}
 	across := dir == tmuxctl.Right || dir == tmuxctl.Left
 	switch {
 	case across && height != nil:
-		return 0, fmt.Errorf("height cannot be set when splitting %s: the new pane has the split pane's height; use width (columns), or direction below/above", dir)
+		return 0, wording.SplitSizeAcross("height", dir, "width (columns)", "below/above")
 	case !across && width != nil:
-		return 0, fmt.Errorf("width cannot be set when splitting %s: the new pane has the split pane's width; use height (rows), or direction right/left", dir)
+		return 0, wording.SplitSizeAcross("width", dir, "height (rows)", "right/left")
 	case across:
 		return deref(width), nil
 	}
@@ -270,15 +269,7 @@ func startFailure(program, kind string, e live.Exit, said string) error {
 	case e.Status != nil:
 		how = "it exited at once with status " + strconv.Itoa(*e.Status)
 	}
-	msg := fmt.Sprintf("argv[0] %s did not start (%s); the %s made for it was removed", strconv.Quote(program), how, kind)
-	if said != "" {
-		const most = 2000
-		if len(said) > most {
-			said = "…" + said[len(said)-most:]
-		}
-		msg += ". It printed: " + said
-	}
-	return errors.New(msg)
+	return wording.NotStarted(program, how, kind, said)
 }
 
 // KillSession kills a session, unless this server runs inside it and force

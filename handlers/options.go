@@ -7,14 +7,13 @@ package handlers
 import (
 	"context"
 	"errors"
-	"fmt"
-	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
@@ -58,7 +57,7 @@ func (h *Handlers) SetOption(ctx context.Context, in gen.SetOptionInput) (gen.Se
 		err = h.tmux.UnsetOption(ctx, t, in.Name)
 	} else {
 		if in.Value == nil {
-			return gen.SetOptionOutput{}, fmt.Errorf("value is required unless unset is true")
+			return gen.SetOptionOutput{}, wording.ValueRequired()
 		}
 		if err := fitsOneCommand("value", *in.Value); err != nil {
 			return gen.SetOptionOutput{}, err
@@ -109,14 +108,14 @@ var colourHash = regexp.MustCompile(`#[0-9A-Fa-f]{6}\b`)
 // a shell command). User options (@name) are plain text to tmux.
 func (h *Handlers) refuseRunnableOption(ctx context.Context, name string, value *string, unset bool) error {
 	if strings.HasPrefix(name, ownOptionPrefix) {
-		return fmt.Errorf("option %s is where tmux-mcp records what it changed in tmux, so it can undo it; it cannot be set or unset through set_option", name)
+		return wording.OptionOurs(name)
 	}
 	if strings.HasPrefix(name, "@") {
 		return nil
 	}
 	base, _, _ := strings.Cut(name, "[")
 	if commandOptions[base] {
-		return fmt.Errorf("option %s holds a command tmux runs (or a file it writes); tmux-mcp never sets it — choose another option or a user option (@name)", base)
+		return wording.OptionRuns(base)
 	}
 	hooks, err := h.tmux.HookNames(ctx)
 	if err != nil {
@@ -125,7 +124,7 @@ func (h *Handlers) refuseRunnableOption(ctx context.Context, name string, value 
 	// Hooks this tmux lists, and those of any version, in case a version
 	// lists only the hooks that are set.
 	if hooks[base] || knownHooks[base] || strings.HasPrefix(base, "after-") {
-		return fmt.Errorf("%s is a hook: its value is a command tmux runs, so tmux-mcp never sets it", base)
+		return wording.OptionHook(base)
 	}
 	// tmux takes any unambiguous abbreviation ("session-clo" is the hook
 	// session-closed, "command-a" is command-alias), which the checks
@@ -135,10 +134,10 @@ func (h *Handlers) refuseRunnableOption(ctx context.Context, name string, value 
 		return h.explain(ctx, err)
 	}
 	if !names[base] {
-		return fmt.Errorf("name %s is not an option of this tmux (tmux-mcp takes full option names only, never abbreviations); show_option without a name lists them, and user options start with @", base)
+		return wording.OptionAbbreviated(base)
 	}
 	if !unset && value != nil && strings.Contains(colourHash.ReplaceAllString(*value, ""), "#") {
-		return fmt.Errorf("value of %s contains '#', which tmux would expand as a format (and #(...) would run a shell command); tmux's own options take '#' only in a colour such as #ff0000 — store free text in a user option (@name) instead", name)
+		return wording.OptionHash(name)
 	}
 	return nil
 }
@@ -158,17 +157,17 @@ func (h *Handlers) optionTarget(ctx context.Context, scope string, target *strin
 	case string(gen.ShowOptionInputScopePane):
 		t.Scope, prefix, kind = tmuxctl.PaneScopeOpt, "%", "pane"
 	default:
-		return t, fmt.Errorf("scope %q: want server, session, window or pane", scope)
+		return t, wording.BadScope(scope)
 	}
 	if global {
 		if t.Scope == tmuxctl.PaneScopeOpt {
-			return t, fmt.Errorf("panes have no global options of their own: they inherit from the window's; use scope window with global:true")
+			return t, wording.PaneGlobal()
 		}
 		t.Global = true
 		return t, nil
 	}
 	if target == nil || !strings.HasPrefix(*target, prefix) {
-		return t, fmt.Errorf("scope %s needs targetId, a %s id (%sN), or global:true for the global defaults", scope, kind, prefix)
+		return t, wording.ScopeTarget(string(scope), kind, prefix)
 	}
 	t.Target = *target
 	var err error
@@ -220,7 +219,7 @@ func (h *Handlers) ShowHooks(ctx context.Context, in gen.ShowHooksInput) (gen.Sh
 		return gen.ShowHooksOutput{}, h.explain(ctx, err)
 	}
 	if in.Name != nil && t.Global && !contains(known, *in.Name) {
-		return gen.ShowHooksOutput{}, fmt.Errorf("no hook is named %s; omit name to list the hooks that are set", *in.Name)
+		return gen.ShowHooksOutput{}, wording.NoHook(*in.Name)
 	}
 	hooks := []gen.HookView{}
 	for _, s := range set {
@@ -249,7 +248,7 @@ const maxArgBytes = 8192
 // field.
 func fitsOneCommand(field, v string) error {
 	if len(v) > maxArgBytes {
-		return fmt.Errorf("%s is %d bytes; tmux takes at most %d in one command (for long text, use load_buffer)", field, len(v), maxArgBytes)
+		return wording.TooLongForTmux(field, len(v), maxArgBytes)
 	}
 	return nil
 }
@@ -294,7 +293,7 @@ func (h *Handlers) SetEnvironment(ctx context.Context, in gen.SetEnvironmentInpu
 		err = h.tmux.UnsetEnvironment(ctx, session, in.Name)
 	} else {
 		if in.Value == nil {
-			return gen.SetEnvironmentOutput{}, fmt.Errorf("value is required unless unset is true")
+			return gen.SetEnvironmentOutput{}, wording.ValueRequired()
 		}
 		if err := fitsOneCommand("value", *in.Value); err != nil {
 			return gen.SetEnvironmentOutput{}, err
@@ -448,7 +447,7 @@ func (h *Handlers) cursorBefore(ctx context.Context, id tmuxctl.PaneID) any {
 // explainBuffer words a missing buffer.
 func (h *Handlers) explainBuffer(ctx context.Context, err error, name string) error {
 	if errors.Is(err, tmuxctl.ErrNoBuffer) {
-		return fmt.Errorf("buffer %q does not exist; list_buffers shows the buffers there are", name)
+		return wording.NoBuffer(name)
 	}
 	return h.explain(ctx, err)
 }
@@ -459,7 +458,7 @@ func (h *Handlers) explainBuffer(ctx context.Context, err error, name string) er
 // paste that is using it.
 func refusePrivateBuffer(name string) error {
 	if strings.HasPrefix(name, tmuxctl.PasteBufferPrefix) {
-		return fmt.Errorf("name %s: buffer names starting with %s are tmux-mcp's private paste buffers; choose another name", name, tmuxctl.PasteBufferPrefix)
+		return wording.PrivateBuffer(name)
 	}
 	return nil
 }

@@ -8,8 +8,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"sync"
 	"time"
 
@@ -18,6 +16,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/internal/commandbook"
 	"github.com/tmux-mcp/tmux-mcp/internal/shellframe"
 	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
@@ -61,9 +60,9 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 		// typed line as vim would.
 		if !in.Force {
 			if shellframe.Of(own) != shellframe.NotShell {
-				return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is running %q in its shell (%s), which is busy or still starting; typing a command there would go to that program. Wait for it, or pass force:true to type the command ahead: it runs when the shell reads it (state not_started until then)", id, p.Command, own)
+				return gen.RunShellCommandOutput{}, wording.ShellBusy(id, p.Command, own)
 			}
-			return gen.RunShellCommandOutput{}, fmt.Errorf("pane %s is running %q, not a shell at its prompt; typing a command there would go to that program. Wait for it with wait_for_exit, or pass force:true if %q is a shell", id, p.Command, p.Command)
+			return gen.RunShellCommandOutput{}, wording.NotAShell(id, p.Command)
 		}
 		kind = shellframe.POSIX
 		if k := shellframe.Of(own); k != shellframe.NotShell {
@@ -77,7 +76,7 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 
 	f, err := shellframe.Write(h.commands.Dir(), tmuxctl.Nonce(12), in.Command, shellframe.Label(in.Command), kind)
 	if err != nil {
-		return gen.RunShellCommandOutput{}, fmt.Errorf("writing the command file: %w", err)
+		return gen.RunShellCommandOutput{}, wording.CommandFile(err)
 	}
 	// The command holds the stream until it is seen to end, so that
 	// wait_for_command finds it however long it runs.
@@ -335,10 +334,10 @@ func placement(sessionName *string, split *string, windowName *string, width, he
 // it runs, or when it exits within waitMs.
 func (h *Handlers) StartProgram(ctx context.Context, in gen.StartProgramInput) (gen.StartProgramOutput, error) {
 	if in.SplitPaneID != nil && (in.SessionName != nil || in.WindowName != nil) {
-		return gen.StartProgramOutput{}, errors.New("splitPaneId places the program in an existing window; it cannot be combined with sessionName or windowName")
+		return gen.StartProgramOutput{}, wording.SplitPlacement(false)
 	}
 	if in.SplitPaneID != nil && (in.Width != nil || in.Height != nil) {
-		return gen.StartProgramOutput{}, errors.New("splitPaneId places the program in an existing window, whose size this call does not change: width and height cannot be combined with it — resize that window (resize_window) or pane (resize_pane) first, or omit splitPaneId for a new window of the size you need")
+		return gen.StartProgramOutput{}, wording.SplitPlacement(true)
 	}
 	// start_program reports the program's own pid, so its shell execs it.
 	st, err := h.startProgram(ctx, placement(in.SessionName, in.SplitPaneID, in.WindowName, in.Width, in.Height),
@@ -409,7 +408,7 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 	case waiting.TimedOut:
 		out.Outcome = gen.RunProgramOutputOutcomeTimedOut // the program runs on in paneId
 	default:
-		return gen.RunProgramOutput{}, fmt.Errorf("%w; %s may still be running in pane %s", h.explain(ctx, err), in.Argv[0], st.created.Pane)
+		return gen.RunProgramOutput{}, wording.MayStillRun(h.explain(ctx, err), in.Argv[0], st.created.Pane)
 	}
 	if out.Outcome == gen.RunProgramOutputOutcomeCompleted && !in.KeepPane {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)

@@ -6,9 +6,6 @@ package handlers
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"strconv"
 	"strings"
 
@@ -16,6 +13,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/internal/clip"
 	"github.com/tmux-mcp/tmux-mcp/internal/echo"
 	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
@@ -72,40 +70,39 @@ func (h *Handlers) SendKeys(ctx context.Context, in gen.SendKeysInput) (gen.Send
 func keyItems(in gen.SendKeysInput) ([]tmuxctl.KeyItem, error) {
 	if s, ok := in.Keys.(string); ok {
 		if len(s) > maxTypedBytes {
-			return nil, fmt.Errorf("keys holds %d bytes, more than the %d one call may type; send it in parts, or use paste_text", len(s), maxTypedBytes)
+			return nil, wording.KeysTooLong("keys holds", len(s), maxTypedBytes)
 		}
 		return echo.StringItems(s, in.Literal, in.Enter), nil
 	}
 	raw, err := json.Marshal(in.Keys)
 	if err != nil {
-		return nil, fmt.Errorf("keys: %v", err)
+		return nil, wording.BadKeys(err)
 	}
 	var seq []struct {
 		Text *string `json:"text"`
 		Key  *string `json:"key"`
 	}
 	if err := json.Unmarshal(raw, &seq); err != nil || len(seq) == 0 {
-		return nil, errors.New(`keys must be a string or a non-empty array of {"text": …} and {"key": …} items`)
+		return nil, wording.KeysShape()
 	}
 	items := make([]tmuxctl.KeyItem, len(seq))
 	total := 0
 	for i, it := range seq {
 		switch {
 		case (it.Text == nil) == (it.Key == nil):
-			return nil, fmt.Errorf(`keys[%d] must have exactly one of "text" and "key"`, i)
+			return nil, wording.KeyItemShape(i)
 		case it.Text != nil:
 			total += len(*it.Text)
 			items[i] = tmuxctl.KeyItem{Text: *it.Text}
 		default:
 			if _, err := tmuxctl.ParseKey(*it.Key); err != nil {
-				return nil, fmt.Errorf("keys[%d].key: %v; valid forms: %s. To type it as text, use {\"text\": %s}",
-					i, err, tmuxctl.KeyForms, strconv.Quote(*it.Key))
+				return nil, wording.BadKeyItem(i, *it.Key, err)
 			}
 			items[i] = tmuxctl.KeyItem{Key: *it.Key}
 		}
 	}
 	if total > maxTypedBytes {
-		return nil, fmt.Errorf("keys: the text items hold %d bytes, more than the %d one call may type; send it in parts, or use paste_text", total, maxTypedBytes)
+		return nil, wording.KeysTooLong("keys: the text items hold", total, maxTypedBytes)
 	}
 	return items, nil
 }
@@ -140,7 +137,7 @@ func (h *Handlers) CapturePane(ctx context.Context, in gen.CapturePaneInput) (ge
 	start, startClamped := clampRow(in.Start, first, last)
 	end, endClamped := clampRow(in.End, first, last)
 	if start != nil && end != nil && *start > *end {
-		return gen.CapturePaneOutput{}, fmt.Errorf("start (%d) is after end (%d) once clamped to rows %d..%d of pane %s; 0 is the top of the screen, negative rows are history", *start, *end, first, last, id)
+		return gen.CapturePaneOutput{}, wording.RowsReversed(*start, *end, first, last, id)
 	}
 	lines, err := h.tmux.Capture(ctx, id, tmuxctl.CaptureOptions{
 		Start:       start,

@@ -6,8 +6,6 @@ package handlers
 import (
 	"context"
 	"errors"
-	"fmt"
-	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
@@ -15,6 +13,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/internal/echo"
 	"github.com/tmux-mcp/tmux-mcp/internal/match"
 	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
@@ -47,11 +46,11 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 		return gen.CaptureSinceOutput{}, h.explain(ctx, err)
 	}
 	if chunk.Failed != "" && len(chunk.Text) == 0 {
-		return gen.CaptureSinceOutput{}, fmt.Errorf("the stream of pane %s ended (%s) and nothing unread is left; omit the cursor to start again", pane, chunk.Failed)
+		return gen.CaptureSinceOutput{}, wording.StreamEndedAllRead(pane, string(chunk.Failed))
 	}
 	if chunk.Dead && len(chunk.Text) == 0 && chunk.Missed == 0 {
 		if _, err := h.tmux.Pane(ctx, pane); err != nil {
-			return gen.CaptureSinceOutput{}, fmt.Errorf("pane %s is gone and everything it printed has been read; list_panes shows the panes that exist", pane)
+			return gen.CaptureSinceOutput{}, wording.PaneGoneAllRead(pane)
 		}
 	}
 	kept := clip.StreamNewest(chunk.Text, maxLines, h.limits.MaxBytes)

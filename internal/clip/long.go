@@ -1,6 +1,8 @@
 package clip
 
-import "github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
+import (
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
+)
 
 // A Request is how a call asked for long output to be cut: which part to
 // keep, and the line limit the call gets.

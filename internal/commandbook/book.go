@@ -2,8 +2,6 @@ package commandbook
 
 import (
 	"errors"
-	"fmt"
-	"github.com/tmux-mcp/tmux-mcp/internal/shellframe"
 	"os"
 	"strconv"
 	"strings"
@@ -12,6 +10,8 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/internal/shellframe"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
@@ -88,9 +88,9 @@ func (c *Command) reserves() bool {
 
 func ErrBusy(c *Command) error {
 	if c.result != nil {
-		return fmt.Errorf("pane %s has the job %s stopped (suspended): resume it with send_keys fg and wait for it with wait_for_text, or end it (send_keys C-c once resumed); the pane is free once the job has ended, or pass force:true to type into it anyway", c.Pane, c.ID)
+		return wording.CommandBusy(c.Pane, c.ID, true)
 	}
-	return fmt.Errorf("pane %s is still running %s from run_shell_command; wait for it with wait_for_command, interrupt it with send_keys C-c, or pass force:true to type into it anyway", c.Pane, c.ID)
+	return wording.CommandBusy(c.Pane, c.ID, false)
 }
 
 // Add registers a new command for pane p, unless an earlier one still
@@ -120,9 +120,9 @@ func (b *Book) Add(c *Command, force bool) (*Command, bool) {
 // the server (its instance part differs), or its result has expired.
 func (b *Book) ErrUnknown(id string) error {
 	if strings.HasPrefix(id, "cmd."+b.instance+".") {
-		return fmt.Errorf("commandId %q is not known (any more): an ended command's result is kept for the exit grace after its last call; the pane itself may still show what it printed (capture_pane)", id)
+		return wording.UnknownCommand(id, true)
 	}
-	return fmt.Errorf("commandId %q is not known to this server: it comes from an earlier server run (the server has restarted since) or another server, and commands of an earlier run are not known; look at the pane itself (capture_pane), and use the commandIds run_shell_command returns from now on", id)
+	return wording.UnknownCommand(id, false)
 }
 
 // Forget drops a command whose line was never typed.

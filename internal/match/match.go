@@ -1,12 +1,11 @@
 package match
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 
-	"github.com/tmux-mcp/tmux-mcp/internal/clip"
 	"github.com/tmux-mcp/tmux-mcp/internal/echo"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 )
 
 // A Matcher finds the first occurrence of any of a wait's patterns that
@@ -31,14 +30,14 @@ const (
 
 func New(patterns []string, regex bool) (*Matcher, error) {
 	if len(patterns) > maxPatterns {
-		return nil, fmt.Errorf("patterns has %d entries; at most %d are allowed", len(patterns), maxPatterns)
+		return nil, wording.TooManyPatterns(len(patterns), maxPatterns)
 	}
 	total := 0
 	for _, p := range patterns {
 		total += len(p)
 	}
 	if total > maxPatternsBytes {
-		return nil, fmt.Errorf("patterns add up to %d bytes; at most %d bytes in all are allowed", total, maxPatternsBytes)
+		return nil, wording.PatternsTooBig(total, maxPatternsBytes)
 	}
 	m := &Matcher{}
 	for i, p := range patterns {
@@ -48,7 +47,7 @@ func New(patterns []string, regex bool) (*Matcher, error) {
 		}
 		re, err := regexp.Compile("(?m)" + p)
 		if err != nil {
-			return nil, fmt.Errorf("patterns[%d] %q is not a valid RE2 regular expression: %v", i, shorten(p), err)
+			return nil, wording.BadPattern(i, p, err)
 		}
 		m.regexes = append(m.regexes, re)
 	}
@@ -109,12 +108,4 @@ func (m *Matcher) Find(text string, newFrom int, echoed [][2]int) (start, end in
 func (m *Matcher) OnScreen(screen string, echoed [][2]int) bool {
 	_, _, ok := m.Find(screen, 0, echoed)
 	return ok
-}
-
-// shorten cuts a caller's string for an error message.
-func shorten(s string) string {
-	if len(s) <= 200 {
-		return s
-	}
-	return clip.ValidPrefix(s, 200) + "…"
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"regexp"
 
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/schemas"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
@@ -29,9 +29,9 @@ func StreamAt(ctx context.Context, hub *live.Hub, pane tmuxctl.PaneID, cursor *s
 		if cursorPattern.MatchString(*cursor) {
 			// Well formed, but its offset does not even fit in 64 bits: no
 			// stream has come that far.
-			return nil, 0, fmt.Errorf("cursor %q is ahead of the stream of pane %s (its offset is larger than any stream can reach); pass a cursor a result gave you, or omit it", *cursor, pane)
+			return nil, 0, wording.CursorBeyondAny(*cursor, pane)
 		}
-		return nil, 0, fmt.Errorf("cursor %q is malformed (%v); pass a cursor exactly as a previous result gave it, or omit it", *cursor, err)
+		return nil, 0, wording.CursorMalformed(*cursor, err)
 	}
 	s, failure, ok := hub.Lookup(gen)
 	if !ok {
@@ -39,13 +39,13 @@ func StreamAt(ctx context.Context, hub *live.Hub, pane tmuxctl.PaneID, cursor *s
 		if failure != "" {
 			why = "its stream ended (" + string(failure) + ")"
 		}
-		return nil, 0, fmt.Errorf("cursor %q is no longer valid: %s; omit the cursor to start again", *cursor, why)
+		return nil, 0, wording.CursorExpired(*cursor, why)
 	}
 	if s.Pane() != pane {
-		return nil, 0, fmt.Errorf("cursor %q belongs to pane %s, not %s; pass it with paneId %s, or omit it to start watching %s", *cursor, s.Pane(), pane, s.Pane(), pane)
+		return nil, 0, wording.CursorOtherPane(*cursor, s.Pane(), pane)
 	}
 	if end := s.End(); off > end {
-		return nil, 0, fmt.Errorf("cursor %q is ahead of the stream of pane %s (offset %d, but only %d bytes have arrived); pass a cursor a result gave you, or omit it", *cursor, pane, off, end)
+		return nil, 0, wording.CursorAhead(*cursor, pane, off, end)
 	}
 	return s, off, nil
 }

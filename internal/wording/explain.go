@@ -88,9 +88,9 @@ func Refused(ce *tmuxctl.CommandError) error {
 func Reason(err error) string {
 	var ce *tmuxctl.CommandError
 	if errors.As(err, &ce) {
-		return Shorten(firstLine(ce.Message), 200)
+		return Shorten(firstLine(ce.Message), 300)
 	}
-	return Shorten(err.Error(), 200)
+	return Shorten(err.Error(), 300)
 }
 
 func firstLine(s string) string {

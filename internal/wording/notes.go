@@ -1,6 +1,8 @@
 package wording
 
-import "fmt"
+import (
+	"fmt"
+)
 
 // Notes are sentences for the agent that a result's schema has no field
 // for; the catalogue puts them in the result's text.
