@@ -37,7 +37,7 @@ func (h *Handlers) WaitForChannel(ctx context.Context, in gen.WaitForChannelInpu
 	enforced := seconds(w.Effective.Seconds())
 	clampNote := ""
 	if float64(w.Effective) < in.Timeout*float64(time.Second) {
-		clampNote = fmt.Sprintf(" (requested %ss, clamped to the server ceiling)", seconds(in.Timeout))
+		clampNote = fmt.Sprintf(" (requested %ss, clamped to the server ceiling)", strconv.FormatFloat(in.Timeout, 'g', -1, 64)) // short even for 1e300
 	}
 	err = client.WaitFor(w.Ctx, in.Channel)
 	switch w.End(err) {
