@@ -81,7 +81,7 @@ func KeyItemShape(i int) error {
 
 // BadKeyItem words item i's key tmuxctl could not read.
 func BadKeyItem(i int, key string, err error) error {
-	return errorf("keys[%d].key: %s; valid forms: %s. To type it as text, use {\"text\": %s}", i, Reason(err), tmuxctl.KeyForms, strconv.Quote(key))
+	return errorf("keys[%d].key: %s; to type it as text, use {\"text\": %s}; valid forms: %s", i, Reason(err), strconv.Quote(Shorten(key, 40)), tmuxctl.KeyForms)
 }
 
 // RowsReversed refuses a capture whose start is after its end once both
@@ -154,7 +154,7 @@ func BatchSelf(batch string) error { return errorf("%s cannot call itself", batc
 
 // BatchNotReadOnly refuses a tool a batch cannot call, naming those it can.
 func BatchNotReadOnly(tool string, allowed []string) error {
-	return errorf("%s is not a read-only tool of this server; the ones a batch can call: %s", tool, strings.Join(allowed, ", "))
+	return errorf("%s is not a read-only tool; a batch calls only: %s", Shorten(tool, 60), strings.Join(allowed, ", "))
 }
 
 // BatchNotObject says a tool's result was not a JSON object.
