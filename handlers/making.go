@@ -7,7 +7,6 @@ package handlers
 import (
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -205,7 +204,7 @@ func (h *Handlers) launch(ctx context.Context, spawn tmuxctl.Spawn, kind string,
 	}
 	release()
 	remove()
-	return launched{}, startFailure(spawn.Argv[0], kind, e, said)
+	return launched{}, wording.NotStarted(spawn.Argv[0], kind, e.Status, e.Signal, said)
 }
 
 // exitedAtOnce waits for the program in pane to be exec'd (the marker
@@ -254,22 +253,6 @@ func (h *Handlers) exitedAtOnce(ctx context.Context, s *live.Stream, pane tmuxct
 			return live.Exit{}, false
 		}
 	}
-}
-
-// startFailure words a program that could not start, as the shell saw it.
-func startFailure(program, kind string, e live.Exit, said string) error {
-	how := "it ended at once"
-	switch {
-	case e.Signal != nil:
-		how = "it was killed at once by " + *e.Signal
-	case e.Status != nil && *e.Status == 127:
-		how = "exit status 127: not found"
-	case e.Status != nil && *e.Status == 126:
-		how = "exit status 126: found but could not be run"
-	case e.Status != nil:
-		how = "it exited at once with status " + strconv.Itoa(*e.Status)
-	}
-	return wording.NotStarted(program, how, kind, said)
 }
 
 // KillSession kills a session, unless this server runs inside it and force

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
@@ -52,13 +53,31 @@ func SplitSizeAcross(refused string, dir tmuxctl.Direction, along, others string
 }
 
 // NotStarted says a program a create call started did not start: how it
-// ended, and what it printed.
-func NotStarted(program, how, kind, said string) error {
-	msg := fmt.Sprintf("argv[0] %s did not start (%s); the %s made for it was removed", strconv.Quote(program), how, kind)
-	if said != "" {
-		msg += ". It printed: " + said
+// ended (its exit status or signal, when known) and the end of what it
+// printed, within Most characters; kind is what was made for it and
+// removed ("session", "window" or "pane").
+func NotStarted(program, kind string, status *int, signal *string, said string) error {
+	how := "it ended at once"
+	switch {
+	case signal != nil:
+		how = "it was killed at once by " + *signal
+	case status != nil && *status == 127:
+		how = "exit status 127: not found"
+	case status != nil && *status == 126:
+		how = "exit status 126: found but could not be run"
+	case status != nil:
+		how = "it exited at once with status " + strconv.Itoa(*status)
 	}
-	return errors.New(Shorten(msg, Most))
+	msg := fmt.Sprintf("argv[0] %s did not start (%s); the %s made for it was removed", strconv.Quote(Shorten(program, 80)), how, kind)
+	if said != "" {
+		msg += ". It printed: "
+		// The end of what it printed says why: keep that.
+		if r := []rune(said); len(r) > Most-utf8.RuneCountInString(msg) {
+			said = "…" + string(r[len(r)-(Most-utf8.RuneCountInString(msg)-1):])
+		}
+		msg += said
+	}
+	return errors.New(msg)
 }
 
 // KeysTooLong refuses keys of n bytes, over the most one call may type.

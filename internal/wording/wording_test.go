@@ -36,7 +36,7 @@ func TestErrorsStayShort(t *testing.T) {
 		BadPattern(1, long, cause),
 		CursorMalformed(long, cause),
 		UnknownCommand(long, false),
-		NotStarted(long, long, "pane", long),
+		NotStarted(long, "pane", nil, nil, long),
 		MayStillRun(cause, long, "%1"),
 		Refused(&tmuxctl.CommandError{Argv: []string{"x"}, Message: long}),
 		ChannelNotSignalled(long, "50", long),
