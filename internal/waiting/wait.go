@@ -102,15 +102,15 @@ func (w *Wait) Setup() (context.Context, context.CancelFunc) {
 	return context.WithDeadline(w.call, later(w.deadline, time.Now().Add(time.Second)))
 }
 
-// DefaultMs is the timeout of wait_for_text and wait_for_exit when
+// defaultMs is the timeout of wait_for_text and wait_for_exit when
 // omitted (SEED-CONTRACT 4), and of wait_for_quiet, which follows them.
 // The seed schemas state it only in prose, and they cannot change.
-const DefaultMs = 30000
+const defaultMs = 30000
 
-// OrDefault is a seed tool's timeoutMs, or DefaultMs when omitted.
+// OrDefault is a seed tool's timeoutMs, or its default when omitted.
 func OrDefault(ms *int) float64 {
 	if ms == nil {
-		return DefaultMs
+		return defaultMs
 	}
 	return float64(*ms)
 }

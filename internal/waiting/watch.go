@@ -17,14 +17,14 @@ const pollInterval = time.Second
 // A Watch is a wait on one pane's output stream.
 type Watch struct {
 	*Wait
-	Hub       *live.Hub
+	hub       *live.Hub
 	Pane      tmuxctl.PaneID
 	lastCheck time.Time
 }
 
 // Watch makes w a wait on pane's stream in hub.
 func (w *Wait) Watch(hub *live.Hub, pane tmuxctl.PaneID) *Watch {
-	return &Watch{Wait: w, Hub: hub, Pane: pane, lastCheck: time.Now()}
+	return &Watch{Wait: w, hub: hub, Pane: pane, lastCheck: time.Now()}
 }
 
 // An Opening is how a wait's prologue went.
@@ -44,7 +44,7 @@ const (
 func (w *Watch) Open(cursor *string) (*live.Stream, int64, Opening, error) {
 	sctx, cancel := w.Setup()
 	defer cancel()
-	s, start, err := StreamAt(sctx, w.Hub, w.Pane, cursor)
+	s, start, err := StreamAt(sctx, w.hub, w.Pane, cursor)
 	switch {
 	case err == nil:
 		return s, start, Watching, nil
@@ -67,7 +67,7 @@ func (w *Watch) Next(changed <-chan struct{}, left time.Duration) bool {
 	case <-changed:
 	case <-timer.C:
 		if time.Since(w.lastCheck) >= pollInterval {
-			w.Hub.CheckPane(w.Ctx, w.Pane)
+			w.hub.CheckPane(w.Ctx, w.Pane)
 			w.lastCheck = time.Now()
 		}
 	case <-w.Ctx.Done():
@@ -81,7 +81,7 @@ const Forever = time.Duration(1<<63 - 1)
 
 // SyncDeath takes in the output tmux read from the pane before it died,
 // which may still be on its way when the death is seen.
-func (w *Watch) SyncDeath(ctx context.Context, s *live.Stream) { SyncDeath(ctx, w.Hub, s) }
+func (w *Watch) SyncDeath(ctx context.Context, s *live.Stream) { SyncDeath(ctx, w.hub, s) }
 
 // SyncDeath waits until stream s of hub holds everything its pane printed
 // before it died or closed: tmux writes every byte into the pipe before it
