@@ -31,8 +31,8 @@ func IsStopStatus(status int) bool { return status >= stopLow && status <= stopH
 // render fills in kind's runner for the files f: the markers it prints
 // (frame's formats), the files it reads and writes, the stop statuses.
 // Lines starting with # are the runner file's comments, for its readers
-// and shellcheck: they are dropped, so that what the shell sources is
-// only commands (zsh without INTERACTIVE_COMMENTS would run a comment).
+// and shellcheck: they are dropped, so that the shell sources only the
+// commands, exactly the runner the tests check.
 func render(kind Kind, f Files) string {
 	src := posixRunner
 	switch kind {
