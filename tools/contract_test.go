@@ -40,7 +40,7 @@ func connect(t *testing.T, client *tmuxctl.Client, tier Class) *mcp.ClientSessio
 	t.Cleanup(hub.Close)
 	h := handlers.New(ctx, client, hub, handlers.DefaultLimits)
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := NewServer("test", h, tier).Connect(ctx, st, nil)
+	ss, err := NewServer("test", h, tier, All).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
