@@ -124,7 +124,11 @@ func bind[In, Out any](method func(*handlers.Handlers, context.Context, In) (Out
 			if err != nil {
 				return nil, out, err
 			}
-			text, err := RenderJSON(data)
+			request, err := json.Marshal(in)
+			if err != nil {
+				return nil, out, err
+			}
+			text, err := RenderFor(data, request)
 			if err != nil {
 				return nil, out, err
 			}
