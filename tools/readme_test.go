@@ -19,10 +19,11 @@ const (
 // toolTable renders the catalogue as the README's Markdown table.
 func toolTable() string {
 	var b strings.Builder
-	b.WriteString("| tool | what it does | safety |\n| --- | --- | --- |\n")
+	b.WriteString("| tool | what it does | toolset | safety |\n| --- | --- | --- | --- |\n")
 	for _, t := range Catalogue {
 		first, _, _ := strings.Cut(t.Description, ". ")
-		fmt.Fprintf(&b, "| `%s` | %s. | %s |\n", t.Name, strings.TrimSuffix(first, "."), className(t.Class))
+		first = strings.ReplaceAll(strings.TrimSuffix(first, "."), "|", "\\|")
+		fmt.Fprintf(&b, "| `%s` | %s. | %s | %s |\n", t.Name, first, t.Toolset, className(t.Class))
 	}
 	return b.String()
 }
