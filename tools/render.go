@@ -34,7 +34,7 @@ import (
 //   - Lists of objects print one row per line, "- key=value …", under a
 //     "name: count" line; a value every row of two or more shares is said
 //     once on that line ("panes: 2 (each sessionId=$1 …)").
-//   - Pane text (textKeys, or any string holding a newline) follows the
+//   - Pane text (textKeys, or any string but a lead key holding a newline) follows the
 //     header verbatim, each field under a "--- name ---" line. An empty one
 //     is said in the header ("output: \"\""), unless another one has text
 //     (wait_for_text's screen is always empty on a match).
@@ -118,7 +118,11 @@ func render(structured, asked map[string]any) string {
 			// "effectiveTimeoutMs" answers "timeoutMs".
 			name := strings.TrimPrefix(k, "effective")
 			name = strings.ToLower(name[:1]) + name[1:]
-			if a, ok := asked[name]; ok && scalar(a, false) != scalar(v, false) {
+			a, ok := asked[name]
+			if !ok && name == "timeoutMs" {
+				a, ok = asked["waitMs"] // capture_since: the seed contract names it so
+			}
+			if ok && scalar(a, false) != scalar(v, false) {
 				header = append(header, k+": "+scalar(v, false))
 			}
 		case isCut(k) || alongCut(k):
@@ -224,9 +228,12 @@ func alongCut(k string) bool {
 	return strings.HasPrefix(k, "returned") || k == "effectiveMaxLines"
 }
 
+// isText says whether v is pane text, for a block of its own. A lead key
+// (a multi-line match, say) stays in the header, quoted: the output block
+// holds the same text.
 func isText(k string, v any) bool {
 	s, ok := v.(string)
-	return ok && (textKeys[k] || strings.Contains(s, "\n"))
+	return ok && (textKeys[k] || strings.Contains(s, "\n") && !slices.Contains(leadKeys, k))
 }
 
 // isRows says whether v is a list of objects.

@@ -52,6 +52,10 @@ func TestRenderResult(t *testing.T) {
 			`"windows":[{"windowId":"@1","width":80}]}`,
 		want: "panes: 2 (each windowId=@1 width=80)\n- paneId=%0\n- paneId=%1\nwindows: 1\n- windowId=@1 width=80",
 	}, {
+		name: "a multi-line match stays in the header, quoted",
+		in:   `{"outcome":"matched","matched":"42\n>>> ","output":"print(42)\n42\n>>> "}`,
+		want: "outcome: matched\nmatched: \"42\\n>>> \"\n--- output ---\nprint(42)\n42\n>>> ",
+	}, {
 		name: "a state the outcome implies is left out; one that is news is said",
 		in:   `{"outcome":"timed_out","state":"running","stillRunning":true,"shell":"bash","output":""}`,
 		want: "outcome: timed_out\noutput: \"\"\nstate: running",
@@ -69,18 +73,23 @@ func TestRenderResult(t *testing.T) {
 }
 
 func TestRenderForSaysOnlyAClampedWait(t *testing.T) {
-	out := `{"outcome":"timed_out","effectiveTimeoutMs":50000,"effectiveWaitMs":0,"paneId":"%0"}`
-	for _, c := range []struct{ request, want string }{
-		{`{"timeoutMs":50000,"paneId":"%0"}`, "outcome: timed_out\npaneId: %0"},
-		{`{"timeoutMs":90000,"paneId":"%0"}`, "outcome: timed_out\npaneId: %0\neffectiveTimeoutMs: 50000"},
-		{`{"paneId":"%0","waitMs":5}`, "outcome: timed_out\npaneId: %0\neffectiveWaitMs: 0"},
+	waited := `{"outcome":"timed_out","effectiveTimeoutMs":50000,"paneId":"%0"}`
+	started := `{"running":true,"effectiveWaitMs":0,"paneId":"%0"}`
+	for _, c := range []struct{ out, request, want string }{
+		{waited, `{"timeoutMs":50000,"paneId":"%0"}`, "outcome: timed_out\npaneId: %0"},
+		{waited, `{"timeoutMs":90000,"paneId":"%0"}`, "outcome: timed_out\npaneId: %0\neffectiveTimeoutMs: 50000"},
+		// capture_since answers waitMs with effectiveTimeoutMs (the seed contract).
+		{waited, `{"paneId":"%0","waitMs":50000}`, "outcome: timed_out\npaneId: %0"},
+		{waited, `{"paneId":"%0","waitMs":60000}`, "outcome: timed_out\npaneId: %0\neffectiveTimeoutMs: 50000"},
+		{started, `{"paneId":"%0","waitMs":0}`, "paneId: %0\nrunning: true"},
+		{started, `{"paneId":"%0","waitMs":5}`, "paneId: %0\neffectiveWaitMs: 0\nrunning: true"},
 	} {
-		got, err := RenderFor([]byte(out), []byte(c.request))
+		got, err := RenderFor([]byte(c.out), []byte(c.request))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got != c.want {
-			t.Errorf("request %s: got\n%s\nwant\n%s", c.request, got, c.want)
+			t.Errorf("%s for request %s: got\n%s\nwant\n%s", c.out, c.request, got, c.want)
 		}
 	}
 }

@@ -136,6 +136,10 @@ func run(tmuxBin string, server []string, verbose bool) error {
 			shell = str(r, "paneId")
 			_, r, err = a.call("run_shell_command", map[string]any{"paneId": shell,
 				"command": "for i in 1 2 3; do echo building part $i; sleep 1; done; echo build ok", "timeoutMs": 20000})
+			// As an agent would: a job still running is waited for again.
+			for err == nil && str(r, "outcome") == "timed_out" {
+				_, r, err = a.call("wait_for_command", map[string]any{"commandId": str(r, "commandId")})
+			}
 			return want(err, r, "outcome", "completed")
 		}},
 		{"a failing command and its stderr", func() error {
