@@ -129,7 +129,10 @@ func run(tmuxBin string, server []string, verbose bool) error {
 		do   func() error
 	}{
 		{"a long job and its full output", func() error {
-			_, r, err := a.call("create_session", map[string]any{"name": "work", "cwd": dir})
+			// A bash without startup files: a user's profile can take a
+			// minute to run, which would measure the profile, not the server.
+			_, r, err := a.call("create_session", map[string]any{"name": "work", "cwd": dir,
+				"argv": []string{"bash", "--noprofile", "--norc", "-i"}, "env": map[string]string{"PS1": "$ "}})
 			if err != nil {
 				return err
 			}
