@@ -52,7 +52,7 @@ type GetPaneInfoOutput struct {
 	// Mode corresponds to the JSON schema field "mode".
 	Mode GetPaneInfoOutputMode `json:"mode"`
 
-	// Own corresponds to the JSON schema field "own".
+	// This server runs in it.
 	Own bool `json:"own"`
 
 	// PaneID corresponds to the JSON schema field "paneId".

@@ -16,7 +16,7 @@ type GetSessionInfoOutput struct {
 	// Height corresponds to the JSON schema field "height".
 	Height int `json:"height"`
 
-	// Own corresponds to the JSON schema field "own".
+	// This server runs in it.
 	Own bool `json:"own"`
 
 	// SessionID corresponds to the JSON schema field "sessionId".

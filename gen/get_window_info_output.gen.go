@@ -22,7 +22,7 @@ type GetWindowInfoOutput struct {
 	// Layout corresponds to the JSON schema field "layout".
 	Layout string `json:"layout"`
 
-	// Own corresponds to the JSON schema field "own".
+	// This server runs in it.
 	Own bool `json:"own"`
 
 	// Panes corresponds to the JSON schema field "panes".

@@ -64,7 +64,7 @@ type PaneView struct {
 	// Left corresponds to the JSON schema field "left".
 	Left int `json:"left"`
 
-	// Own corresponds to the JSON schema field "own".
+	// This server runs in it.
 	Own bool `json:"own"`
 
 	// PaneID corresponds to the JSON schema field "paneId".

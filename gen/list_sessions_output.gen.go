@@ -39,7 +39,7 @@ type SessionView struct {
 	// Height corresponds to the JSON schema field "height".
 	Height int `json:"height"`
 
-	// Own corresponds to the JSON schema field "own".
+	// This server runs in it.
 	Own bool `json:"own"`
 
 	// SessionID corresponds to the JSON schema field "sessionId".

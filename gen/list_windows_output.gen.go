@@ -42,7 +42,7 @@ type WindowView struct {
 	// Layout corresponds to the JSON schema field "layout".
 	Layout string `json:"layout"`
 
-	// Own corresponds to the JSON schema field "own".
+	// This server runs in it.
 	Own bool `json:"own"`
 
 	// Panes corresponds to the JSON schema field "panes".

@@ -47,7 +47,7 @@ type RunShellCommandOutput struct {
 	// Output corresponds to the JSON schema field "output".
 	Output string `json:"output"`
 
-	// OutputComplete corresponds to the JSON schema field "outputComplete".
+	// False when anything was cut or missed, or it still runs.
 	OutputComplete bool `json:"outputComplete"`
 
 	// PaneID corresponds to the JSON schema field "paneId".
@@ -62,7 +62,7 @@ type RunShellCommandOutput struct {
 	// Signal corresponds to the JSON schema field "signal".
 	Signal RunShellCommandOutputSignal `json:"signal"`
 
-	// State corresponds to the JSON schema field "state".
+	// not_started: typed, not yet read by the shell.
 	State RunShellCommandOutputState `json:"state"`
 
 	// StillRunning corresponds to the JSON schema field "stillRunning".

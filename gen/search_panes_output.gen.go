@@ -61,7 +61,7 @@ type SearchPanesOutput struct {
 	// ReturnedBytes corresponds to the JSON schema field "returnedBytes".
 	ReturnedBytes int `json:"returnedBytes"`
 
-	// StoppedBy corresponds to the JSON schema field "stoppedBy".
+	// The bound that ended the search early; none: all searched.
 	StoppedBy SearchPanesOutputStoppedBy `json:"stoppedBy"`
 }
 

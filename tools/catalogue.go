@@ -580,9 +580,10 @@ var Catalogue = []Tool{
 	{
 		Name:  "paste_text",
 		Title: "Paste text into a pane",
-		Description: "Type text into a pane exactly as given, any length, as one bracketed paste when the program " +
-			"asked for it (shells do), so tabs do not complete and lines do not run early. enter:true presses " +
-			"Enter after. Returns a cursor from before the paste. For keys such as C-c, use send_keys.",
+		Description: "Type text into a pane exactly as given, tabs and line breaks included, as one bracketed paste " +
+			"when the program asked for it (shells do), so tabs do not complete and lines do not run early. " +
+			"enter:true presses Enter after. Returns a cursor from before the paste. For keys such as C-c, " +
+			"use send_keys.",
 		Class:   Mutating,
 		World:   Open,
 		Toolset: Default,
