@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -39,6 +40,7 @@ type config struct {
 	socketName, socketPath string
 	tmuxBin                string
 	safety                 string
+	toolsets, tools        string
 	waitCeilingMs          int
 	maxLines, maxBytes     int
 	streamBuffer           int
@@ -93,6 +95,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	strFlag(&c.socketName, []string{"socket-name", "L"}, "TMUX_MCP_SOCKET_NAME", "", "tmux socket name, as tmux -L")
 	strFlag(&c.socketPath, []string{"socket-path", "S"}, "TMUX_MCP_SOCKET_PATH", "", "tmux socket path, as tmux -S; wins over -L")
 	strFlag(&c.safety, []string{"safety"}, "TMUX_MCP_SAFETY", "mutating", "tools offered: readonly, mutating or destructive")
+	strFlag(&c.toolsets, []string{"toolsets"}, "TMUX_MCP_TOOLSETS", "default", "toolsets offered, comma-separated: "+strings.Join(tools.ToolsetNames(), ", "))
+	strFlag(&c.tools, []string{"tools"}, "TMUX_MCP_TOOLS", "", "single tools offered besides the toolsets, comma-separated")
 	strFlag(&c.tmuxBin, []string{"tmux"}, "TMUX_MCP_TMUX_BIN", "tmux", "tmux executable")
 	intFlag(&c.waitCeilingMs, "wait-ceiling", "TMUX_MCP_WAIT_CEILING_MS", int(handlers.DefaultLimits.WaitCeiling/time.Millisecond), "longest wait any call may make, in ms; longer requests are clamped")
 	intFlag(&c.maxLines, "max-lines", "TMUX_MCP_MAX_LINES", handlers.DefaultLimits.MaxLines, "most lines of pane text in one result")
@@ -107,6 +111,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			"An MCP server on stdio that drives tmux. Every flag has an environment twin;\n"+
 			"a flag wins over its twin.\n\n")
 		fs.PrintDefaults()
+		fmt.Fprintf(fs.Output(), "\nToolsets (--safety still filters what they offer):\n%s", tools.ToolsetTable())
 	}
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -140,6 +145,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if _, err := tools.ParseTier(c.safety); err != nil {
 		errs = append(errs, err)
 	}
+	if _, err := tools.ParseSelection(c.toolsets, c.tools); err != nil {
+		errs = append(errs, err)
+	}
 	return c, errors.Join(errs...)
 }
 
@@ -157,6 +165,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	tier, _ := tools.ParseTier(cfg.safety)
+	sel, _ := tools.ParseSelection(cfg.toolsets, cfg.tools)
 	client := tmuxctl.New(tmuxctl.Config{Binary: cfg.tmuxBin, SocketName: cfg.socketName, SocketPath: cfg.socketPath})
 
 	ctx := context.Background()
@@ -191,11 +200,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			MaxBytes:    cfg.maxBytes,
 			StartGrace:  cfg.startGrace,
 		},
-		Live: live.Options{BufferBytes: cfg.streamBuffer, Idle: cfg.streamIdle, ExitGrace: cfg.exitGrace},
-		Tier: tier,
-		In:   stdin,
-		Out:  stdout,
-		Stop: stop,
+		Live:  live.Options{BufferBytes: cfg.streamBuffer, Idle: cfg.streamIdle, ExitGrace: cfg.exitGrace},
+		Tier:  tier,
+		Tools: sel,
+		In:    stdin,
+		Out:   stdout,
+		Stop:  stop,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)
@@ -211,8 +221,10 @@ type serveOptions struct {
 	// Live configures streams and exit holds; serve sets ReadOnly from Tier.
 	Live live.Options
 	Tier tools.Class
-	In   io.Reader
-	Out  io.Writer
+	// Tools is what the server offers before Tier filters it.
+	Tools tools.Selection
+	In    io.Reader
+	Out   io.Writer
 	// Stop, when closed, ends the server like EOF on In, except that calls
 	// in flight are cancelled (and answered) at once: SIGTERM and SIGINT.
 	Stop <-chan struct{}
@@ -227,7 +239,7 @@ const drainTimeout = 10 * time.Second
 // answered. Calls still running [drainTimeout] after EOF are
 // cancelled, so they answer promptly.
 func serve(ctx context.Context, o serveOptions) error {
-	srv, err := server.New(server.Options{Version: version, Tmux: o.Tmux, Limits: o.Limits, Live: o.Live, Tier: o.Tier})
+	srv, err := server.New(server.Options{Version: version, Tmux: o.Tmux, Limits: o.Limits, Live: o.Live, Tier: o.Tier, Tools: o.Tools})
 	if err != nil {
 		return err
 	}

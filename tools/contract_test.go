@@ -29,8 +29,16 @@ func noServer(t *testing.T) *tmuxctl.Client {
 	return tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: filepath.Join(t.TempDir(), "none")})
 }
 
-// connect builds the full server at tier and returns a client session to it.
+// connect builds the full server (every toolset) at tier and returns a
+// client session to it.
 func connect(t *testing.T, client *tmuxctl.Client, tier Class) *mcp.ClientSession {
+	t.Helper()
+	return connectWith(t, client, tier, All)
+}
+
+// connectWith builds the server offering sel at tier and returns a client
+// session to it.
+func connectWith(t *testing.T, client *tmuxctl.Client, tier Class, sel Selection) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	hub, err := live.New(client, live.Options{})
@@ -40,7 +48,7 @@ func connect(t *testing.T, client *tmuxctl.Client, tier Class) *mcp.ClientSessio
 	t.Cleanup(hub.Close)
 	h := handlers.New(ctx, client, hub, handlers.DefaultLimits)
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := NewServer("test", h, tier).Connect(ctx, st, nil)
+	ss, err := NewServer("test", h, tier, sel).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

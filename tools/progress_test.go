@@ -24,7 +24,7 @@ func TestWaitsSendProgress(t *testing.T) {
 	}
 	t.Cleanup(hub.Close)
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := NewServer("test", handlers.New(ctx, client, hub, handlers.DefaultLimits), Mutating).Connect(ctx, st, nil)
+	ss, err := NewServer("test", handlers.New(ctx, client, hub, handlers.DefaultLimits), Mutating, All).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -115,7 +115,7 @@ func serveFor(t *testing.T, client *tmuxctl.Client, tier Class) (*mcp.ClientSess
 	}
 	h := handlers.New(ctx, client, hub, handlers.DefaultLimits)
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := NewServer("test", h, tier).Connect(ctx, st, nil)
+	ss, err := NewServer("test", h, tier, All).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,9 @@ type Options struct {
 	// Live configures streams and exit holds; New sets ReadOnly from Tier.
 	Live live.Options
 	Tier tools.Class
+	// Tools is what the server offers before Tier filters it; the zero
+	// value is the default toolset.
+	Tools tools.Selection
 }
 
 // A Server is one tmux-mcp server: its MCP server (to run over any
@@ -43,7 +46,7 @@ func New(o Options) (*Server, error) {
 	}
 	shutdown, cancel := context.WithCancel(context.Background())
 	h := handlers.New(shutdown, o.Tmux, hub, o.Limits)
-	return &Server{MCP: tools.NewServer(o.Version, h, o.Tier), hub: hub, cancelCalls: cancel}, nil
+	return &Server{MCP: tools.NewServer(o.Version, h, o.Tier, o.Tools), hub: hub, cancelCalls: cancel}, nil
 }
 
 // CancelCalls ends every call in flight: waits answer cancelled with what
