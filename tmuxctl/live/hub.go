@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"strconv"
 	"sync"
@@ -53,7 +54,7 @@ type Hub struct {
 	graveyard map[[16]byte]Failure // recently ended generations, for precise errors
 	seq       int                  // names FIFOs
 	listener  *deathListener       // nil until a death needs listening for
-	feeders   map[*Stream]bool     // streams whose FIFO reader runs, retired or not
+	feeders   map[*Stream]*fifo    // streams whose FIFO reader runs, retired or not, and their FIFOs
 }
 
 // closeTimeout bounds all the tmux work of [Hub.Close].
@@ -84,7 +85,7 @@ func New(c *tmuxctl.Client, o Options) (*Hub, error) {
 		client: c, opts: o, id: pid + "." + tmuxctl.Nonce(6), dir: dir,
 		swept: make(chan struct{}), done: make(chan struct{}),
 		streams: map[tmuxctl.PaneID]*Stream{}, pending: map[tmuxctl.PaneID]chan struct{}{},
-		byGen: map[[16]byte]*Stream{}, graveyard: map[[16]byte]Failure{}, feeders: map[*Stream]bool{},
+		byGen: map[[16]byte]*Stream{}, graveyard: map[[16]byte]Failure{}, feeders: map[*Stream]*fifo{},
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.exits = newExitTracker(h)
@@ -249,18 +250,26 @@ func (h *Hub) startStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Ga
 		}
 		break
 	}
-	h.mu.Lock()
-	h.feeders[s] = true
-	h.mu.Unlock()
-	if !h.goFunc(func() { h.feed(s, f, gate) }) {
-		h.mu.Lock()
-		delete(h.feeders, s)
-		h.mu.Unlock()
+	if !h.startFeeding(s, f, gate) {
 		h.client.ClosePipe(ctx, p, s.mark)
 		f.abandon()
 		return nil, ErrHubClosed
 	}
 	return s, nil
+}
+
+// startFeeding starts the FIFO reader of s, unless the hub is closing.
+func (h *Hub) startFeeding(s *Stream, f *fifo, gate tmuxctl.Gate) bool {
+	h.mu.Lock()
+	h.feeders[s] = f
+	h.mu.Unlock()
+	if !h.goFunc(func() { h.feed(s, f, gate) }) {
+		h.mu.Lock()
+		delete(h.feeders, s)
+		h.mu.Unlock()
+		return false
+	}
+	return true
 }
 
 // ownMark reports whether a pipe or hold mark is this instance's.
@@ -401,9 +410,11 @@ func (h *Hub) waitGoroutines(patience time.Duration) {
 	case <-time.After(patience):
 	}
 	h.mu.Lock()
-	for s := range h.feeders {
-		s.stopReading()
-	}
+	stuck := maps.Clone(h.feeders)
 	h.mu.Unlock()
+	// Not under h.mu: a reader that ends takes it to leave h.feeders.
+	for s, f := range stuck {
+		s.stopReading(f)
+	}
 	<-finished
 }
