@@ -23,20 +23,6 @@ import (
 // assert only that calls succeed: speed is printed, never asserted.
 // scripts/bench.sh runs them.
 
-// buildBinary builds tmux-mcp once per benchmark run.
-var buildBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "tmux-mcp-bench-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "tmux-mcp")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build: %v: %s", err, out)
-	}
-	return bin, nil
-})
-
 // A stdioClient is a minimal MCP client over a subprocess's stdio.
 type stdioClient struct {
 	cmd   *exec.Cmd

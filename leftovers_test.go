@@ -42,12 +42,6 @@ const (
 	ourOptions = "@tmux-mcp"      // the prefix of every option of ours
 )
 
-const (
-	replyBound    = 60 * time.Second // a tool call's reply; a process's exit
-	inFlightBound = 30 * time.Second // a call to show in tmux once sent
-	settleBound   = 20 * time.Second // leftovers to be cleared, processes to die
-)
-
 // TestLeftoverAfterKill ends tmux-mcp in every way it can end while a call
 // is in flight, lets a fresh tmux-mcp start once on the same socket and
 // TMPDIR, and then finds nothing of either left.
