@@ -56,4 +56,3 @@ const (
 	// before killing it.
 	stopGrace = 10 * time.Second
 )
-
