@@ -2,13 +2,13 @@ package tools_test
 
 import (
 	"context"
-	"github.com/tmux-mcp/tmux-mcp/tools"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // A value tmux takes in one command is stored up to 8192 bytes, and a

@@ -2,13 +2,13 @@ package tools_test
 
 import (
 	"context"
-	"github.com/tmux-mcp/tmux-mcp/tools"
 	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // TestQuietWaitSendsProgress checks that wait_for_quiet reports progress

@@ -2,7 +2,6 @@ package tools_test
 
 import (
 	"context"
-	"github.com/tmux-mcp/tmux-mcp/tools"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // send_keys types text up to its limit in bytes (16 KiB), beyond what tmux
