@@ -8,15 +8,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/tmux-mcp/tmux-mcp/internal/mcptest"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
@@ -40,12 +37,12 @@ const (
 // How a test ends the server's input.
 var endings = []struct {
 	name string
-	end  func(p *mcptest.Process) error
+	end  func(p *mcpServer) error
 }{
-	{"eof", func(p *mcptest.Process) error { return p.CloseInput() }},
-	{"sigterm", func(p *mcptest.Process) error { return p.Cmd.Process.Signal(syscall.SIGTERM) }},
-	{"sigint", func(p *mcptest.Process) error { return p.Cmd.Process.Signal(syscall.SIGINT) }},
-	{"sighup", func(p *mcptest.Process) error { return p.Cmd.Process.Signal(syscall.SIGHUP) }},
+	{"eof", func(p *mcpServer) error { return p.CloseInput() }},
+	{"sigterm", func(p *mcpServer) error { return p.Cmd.Process.Signal(syscall.SIGTERM) }},
+	{"sigint", func(p *mcpServer) error { return p.Cmd.Process.Signal(syscall.SIGINT) }},
+	{"sighup", func(p *mcpServer) error { return p.Cmd.Process.Signal(syscall.SIGHUP) }},
 }
 
 func TestEndWithWaitsInFlight(t *testing.T) {
@@ -60,13 +57,13 @@ func TestEndWithWaitsInFlight(t *testing.T) {
 // sent a progress notification), ends the input with end together with a
 // capture_pane call, and checks that the capture answers normally, every
 // wait answers cancelled with ticks in its output, and the process exits.
-func testEndWithWaitsInFlight(t *testing.T, end func(p *mcptest.Process) error) {
+func testEndWithWaitsInFlight(t *testing.T, end func(p *mcpServer) error) {
 	sock := tmuxtest.Server(t)
 	var panes []string
 	for range 4 {
 		panes = append(panes, newPane(t, sock, "sh", "-c", "i=0; while :; do i=$((i+1)); echo tick $i; sleep 0.1; done"))
 	}
-	p := startMCP(t, sock, "")
+	p := launchMCP(t, sock, "")
 
 	ids := make([]string, inFlightWaits)
 	for i := range ids {
@@ -133,7 +130,7 @@ func testEndWithWaitsInFlight(t *testing.T, end func(p *mcptest.Process) error) 
 
 // awaitProgress waits until n progress tokens wait-0…wait-(n-1) have each
 // been reported once and returns those that were not.
-func awaitProgress(p *mcptest.Process, n int, bound time.Duration) []int {
+func awaitProgress(p *mcpServer, n int, bound time.Duration) []int {
 	deadline := time.Now().Add(bound)
 	for {
 		seen := map[string]bool{}
@@ -159,36 +156,4 @@ func awaitProgress(p *mcptest.Process, n int, bound time.Duration) []int {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// startMCP starts the built tmux-mcp on sock (TMPDIR=tmpdir, a new
-// private one when empty) and initializes it. At cleanup it is stopped:
-// EOF, then SIGKILL by pid.
-func startMCP(t *testing.T, sock, tmpdir string, args ...string) *mcptest.Process {
-	t.Helper()
-	bin, err := buildBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tmpdir == "" {
-		tmpdir = privateTmpdir(t)
-	}
-	stderr := filepath.Join(t.TempDir(), "stderr")
-	errF, err := os.Create(stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := serverCommand(bin, sock, tmpdir, args...)
-	cmd.Stderr = errF
-	p, err := mcptest.StartProcess(cmd)
-	errF.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Stop(stopGrace, replyBound) })
-	if _, err := p.Initialize("lifecycle", replyBound); err != nil {
-		b, _ := os.ReadFile(stderr)
-		t.Fatalf("%v: stderr: %s", err, b)
-	}
-	return p
 }

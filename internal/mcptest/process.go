@@ -96,3 +96,7 @@ func (p *Process) Stop(grace, bound time.Duration) {
 	}
 	p.stdout.Close()
 }
+
+// CloseOutput closes the read end of the server's standard output, so its
+// next write fails (EPIPE, SIGPIPE).
+func (p *Process) CloseOutput() error { return p.stdout.Close() }

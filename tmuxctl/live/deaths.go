@@ -112,7 +112,7 @@ func (l *deathListener) stop(ctx context.Context) {
 		select {
 		case <-l.ended:
 			return
-		case <-time.After(2 * time.Second):
+		case <-time.After(listenerStopGrace):
 		}
 	}
 	if l.cancel != nil {
@@ -124,7 +124,7 @@ func (l *deathListener) stop(ctx context.Context) {
 // checkDeaths looks at every pane once and handles the dead ones that are
 // watched or held.
 func (h *Hub) checkDeaths() {
-	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 	defer cancel()
 	panes, err := h.client.ListPanes(ctx, tmuxctl.PaneScope{})
 	if err != nil {

@@ -132,7 +132,7 @@ func (t *ExitTracker) checkUnwatched() {
 	if len(panes) == 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(t.hub.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(t.hub.ctx, stepTimeout)
 	defer cancel()
 	if t.client.Reap(ctx) != nil {
 		return
@@ -293,7 +293,7 @@ func (t *ExitTracker) died(p tmuxctl.PaneID) {
 	if !ok {
 		return
 	}
-	ctx, cancel := context.WithTimeout(t.hub.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(t.hub.ctx, stepTimeout)
 	defer cancel()
 	if _, ok := t.record(ctx, p); !ok {
 		return // not dead after all, or not reaped yet: a wait or the grace will see to it
@@ -378,7 +378,7 @@ func (t *ExitTracker) finish(ctx context.Context, p tmuxctl.PaneID) {
 		return
 	}
 
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, stepTimeout)
 	defer cancel()
 	// Read the status before the pane can go: once it is closed, it is lost.
 	_, exited := t.record(ctx, p)

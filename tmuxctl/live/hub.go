@@ -57,8 +57,24 @@ type Hub struct {
 	feeders   map[*Stream]*fifo    // streams whose FIFO reader runs, retired or not, and their FIFOs
 }
 
-// closeTimeout bounds all the tmux work of [Hub.Close].
-const closeTimeout = 5 * time.Second
+// Bounds of the hub's own tmux work, which no caller's context bounds.
+const (
+	// closeTimeout bounds all the tmux work of [Hub.Close].
+	closeTimeout = 5 * time.Second
+	// stepTimeout bounds one step of a hub goroutine: a pipe's check or
+	// close, a hold's end, a relay's record, a death check.
+	stepTimeout = 5 * time.Second
+	// sweepTimeout bounds the start-up sweep of dead instances' marks.
+	sweepTimeout = 20 * time.Second
+	// ackTimeout bounds one try at releasing a program's shell.
+	ackTimeout = 2 * time.Second
+	// listenerStopGrace is how long the death listener's child has to
+	// end after its channel is signalled, before it is killed.
+	listenerStopGrace = 2 * time.Second
+	// readerPatience is how long Close lets FIFO readers end by
+	// themselves once every pipe is closed, before it stops them.
+	readerPatience = time.Second
+)
 
 // ErrHubClosed is returned by a closed hub.
 var ErrHubClosed = errors.New("the stream hub is shut down")
@@ -91,7 +107,7 @@ func New(c *tmuxctl.Client, o Options) (*Hub, error) {
 	h.exits = newExitTracker(h)
 	h.goFunc(func() {
 		defer close(h.swept)
-		ctx, cancel := context.WithTimeout(h.ctx, 20*time.Second)
+		ctx, cancel := context.WithTimeout(h.ctx, sweepTimeout)
 		defer cancel()
 		h.sweep(ctx)
 	})
@@ -331,7 +347,7 @@ func (h *Hub) end(s *Stream, f Failure) {
 	h.retireLocked(s, f)
 	h.mu.Unlock()
 	s.fail(f)
-	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 	defer cancel()
 	h.closePipe(ctx, s)
 }
@@ -389,7 +405,7 @@ func (h *Hub) Close() {
 		listener.stop(ctx)
 	}
 	h.cancel()
-	h.waitGoroutines(time.Second)
+	h.waitGoroutines(readerPatience)
 	os.RemoveAll(h.dir)
 }
 

@@ -195,7 +195,7 @@ func (h *Hub) relayStarted(s *Stream, line string) {
 	s.relayPID = pid
 	s.mu.Unlock()
 	h.goFunc(func() {
-		ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
+		ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 		defer cancel()
 		h.client.RecordRelay(ctx, s.pane, s.mark, pid)
 	})
@@ -204,7 +204,7 @@ func (h *Hub) relayStarted(s *Stream, line string) {
 // ack releases a program's shell waiting on channel, trying a few times.
 func (h *Hub) ack(channel string) {
 	for attempt := 0; attempt < 5; attempt++ {
-		ctx, cancel := context.WithTimeout(h.ctx, 2*time.Second)
+		ctx, cancel := context.WithTimeout(h.ctx, ackTimeout)
 		err := h.client.Signal(ctx, channel)
 		cancel()
 		if err == nil || errors.Is(err, tmuxctl.ErrServerGone) {
@@ -218,7 +218,7 @@ func (h *Hub) ack(channel string) {
 // went away, or someone else closed or replaced the pipe — then the
 // stream fails and the pipe, no longer ours, is never touched again.
 func (h *Hub) pipeClosed(s *Stream) {
-	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 	defer cancel()
 	pane, err := h.client.Pane(ctx, s.pane)
 	var nf *tmuxctl.NotFoundError
@@ -323,7 +323,7 @@ func (h *Hub) settle(s *Stream) {
 		}
 	}
 	s.markDead()
-	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 	defer cancel()
 	h.closePipe(ctx, s)
 }
