@@ -11,8 +11,8 @@
 // The server ends when its input does: EOF on stdin, or SIGTERM, SIGINT,
 // SIGHUP or SIGPIPE, all alike. Every wait in flight answers cancelled at
 // once with what it saw; calls that do not wait get a second to answer
-// normally, then are cancelled; what has not answered half a second later
-// is dropped. Then everything the server set in tmux is put back, and it
+// normally, then are cancelled; what has not answered a second later is
+// dropped. Then everything the server set in tmux is put back, and it
 // exits: with a tmux that answers, well within two seconds.
 //
 // # Goroutines

@@ -235,11 +235,13 @@ type serveOptions struct {
 // Calls that do not wait (send_keys, a capture, a kill) are work an agent
 // asked for, and take milliseconds: they get callGrace to finish and
 // answer normally. What still runs then is cancelled, and what has not
-// answered answerGrace later is dropped. So with a tmux that answers, the
-// process exits within callGrace + answerGrace plus the hub's clean-up.
+// answered answerGrace later is dropped: longer than tmuxctl gives a
+// cancelled tmux child before killing it (half a second), so a call stuck
+// on a wedged tmux still answers. With a tmux that answers, waits answer
+// at once and the process exits as soon as the hub has cleaned up.
 const (
 	callGrace   = time.Second
-	answerGrace = 500 * time.Millisecond
+	answerGrace = time.Second
 )
 
 // serve builds the server (package server) and runs it over In and Out

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/internal/livekey"
 )
 
 // DefaultOptions are the server defaults; [New] uses each for a zero field.
@@ -32,6 +33,7 @@ type Options struct {
 // See the package documentation for how it stays out of the user's way.
 type Hub struct {
 	client *tmuxctl.Client
+	ops    tmuxctl.LiveOps // client's operations that only this layer performs
 	opts   Options
 	id     string // "<pid>.<random>": names this instance in every mark
 	dir    string // private directory for FIFOs and other files
@@ -98,7 +100,7 @@ func New(c *tmuxctl.Client, o Options) (*Hub, error) {
 		return nil, fmt.Errorf("making a private directory: %w", err)
 	}
 	h := &Hub{
-		client: c, opts: o, id: pid + "." + tmuxctl.Nonce(6), dir: dir,
+		client: c, ops: c.LiveOps(livekey.Key{}), opts: o, id: pid + "." + tmuxctl.Nonce(6), dir: dir,
 		swept: make(chan struct{}), done: make(chan struct{}),
 		streams: map[tmuxctl.PaneID]*Stream{}, pending: map[tmuxctl.PaneID]chan struct{}{},
 		byGen: map[[16]byte]*Stream{}, graveyard: map[[16]byte]Failure{}, feeders: map[*Stream]*fifo{},
@@ -242,12 +244,12 @@ func (h *Hub) startStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Ga
 	s := newStream(h, p, h.opts.BufferBytes)
 	s.mark = h.id + "." + tmuxctl.Nonce(4)
 	for attempt := 0; ; attempt++ {
-		pane, opened, err := h.client.OpenPipe(ctx, p, relayCommand(path), s.mark)
+		pane, opened, err := h.ops.OpenPipe(ctx, p, relayCommand(path), s.mark)
 		var taken *tmuxctl.PipeTakenError
 		if errors.As(err, &taken) && attempt == 0 && h.ownMark(taken.Mark) {
 			// A pipe of ours whose stream has ended but which is not
 			// closed yet: close it and try again.
-			h.client.ClosePipe(ctx, p, taken.Mark)
+			h.ops.ClosePipe(ctx, p, taken.Mark)
 			continue
 		}
 		if err != nil || !opened {
@@ -267,7 +269,7 @@ func (h *Hub) startStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Ga
 		break
 	}
 	if !h.startFeeding(s, f, gate) {
-		h.client.ClosePipe(ctx, p, s.mark)
+		h.ops.ClosePipe(ctx, p, s.mark)
 		f.abandon()
 		return nil, ErrHubClosed
 	}

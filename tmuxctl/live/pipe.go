@@ -197,7 +197,7 @@ func (h *Hub) relayStarted(s *Stream, line string) {
 	h.goFunc(func() {
 		ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 		defer cancel()
-		h.client.RecordRelay(ctx, s.pane, s.mark, pid)
+		h.ops.RecordRelay(ctx, s.pane, s.mark, pid)
 	})
 }
 
@@ -230,10 +230,10 @@ func (h *Hub) pipeClosed(s *Stream) {
 		h.retire(s, ConnectionLost)
 	case pane.Dead:
 		s.markDead()
-		h.client.UnmarkPipe(ctx, s.pane, s.mark)
+		h.ops.UnmarkPipe(ctx, s.pane, s.mark)
 		h.exits.notify(s.pane)
 	default:
-		h.client.UnmarkPipe(ctx, s.pane, s.mark)
+		h.ops.UnmarkPipe(ctx, s.pane, s.mark)
 		h.retire(s, ConnectionLost)
 	}
 }
@@ -257,7 +257,7 @@ func (h *Hub) closePipe(ctx context.Context, s *Stream) {
 	if ended {
 		return
 	}
-	h.client.ClosePipe(ctx, s.pane, s.mark)
+	h.ops.ClosePipe(ctx, s.pane, s.mark)
 	if !s.isDead() { // a live pane's pipe closes; a dead one's is left to us
 		select {
 		case <-s.drained:
