@@ -28,15 +28,6 @@ func noServer(t *testing.T) *tmuxctl.Client {
 	return tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: filepath.Join(t.TempDir(), "none")})
 }
 
-func compact(t *testing.T, b []byte) string {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, b); err != nil {
-		t.Fatal(err)
-	}
-	return buf.String()
-}
-
 func TestAdvertisedSchemasAreTheFiles(t *testing.T) {
 	cs := connect(t, noServer(t), tools.Destructive)
 	res, err := cs.ListTools(context.Background(), nil)

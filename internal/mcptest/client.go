@@ -273,16 +273,3 @@ func (c *Client) ToolResult(id string, bound time.Duration) (ToolResult, error) 
 	}
 	return r, nil
 }
-
-// CallTool calls a tool and returns its result, waiting at most bound.
-func (c *Client) CallTool(name string, args any, bound time.Duration) (ToolResult, error) {
-	id, err := c.StartTool(name, args, nil)
-	if err != nil {
-		return ToolResult{}, err
-	}
-	r, err := c.ToolResult(id, bound)
-	if err != nil {
-		return r, fmt.Errorf("%s: %w", name, err)
-	}
-	return r, nil
-}

@@ -56,9 +56,6 @@ func (p *Process) PID() int { return p.Cmd.Process.Pid }
 // CloseInput closes the server's standard input: EOF.
 func (p *Process) CloseInput() error { return p.stdin.Close() }
 
-// Exited returns a channel closed when the process has exited.
-func (p *Process) Exited() <-chan struct{} { return p.exited }
-
 // HasExited reports whether the process has exited.
 func (p *Process) HasExited() bool {
 	select {

@@ -33,7 +33,8 @@ const maxLine = 16 << 20
 //     so the server keeps serving.
 //   - At EOF the SDK cancels requests in flight and drops their replies.
 //     Here the SDK's input stays open after EOF until every request passed
-//     on has been answered (or drain has passed and Stop was called).
+//     on has been answered, or [Transport.ForceClose] gives up on them;
+//     the server decides when (main.go ends waits at once).
 //
 // It is also the one writer of out, so its own error replies never
 // interleave with the SDK's.
