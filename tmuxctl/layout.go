@@ -38,12 +38,12 @@ func (c *Client) ApplyLayout(ctx context.Context, w WindowID, panes, width, heig
 		}
 		return c.selectLayout(ctx, w, layout)
 	}
-	cells, err := parseLayout(layout)
+	parsed, err := parseLayout(layout)
 	if err != nil {
 		return &LayoutError{fmt.Sprintf("%q is neither a preset (even-horizontal, even-vertical, main-horizontal, main-vertical, tiled; main-horizontal-mirrored, main-vertical-mirrored from tmux 3.5) nor a layout string: %v", truncate(layout, 80), err)}
 	}
-	if cells != panes {
-		return &LayoutError{fmt.Sprintf("the layout string has %d panes and window %s has %d", cells, w, panes)}
+	if parsed.cells != panes {
+		return &LayoutError{fmt.Sprintf("the layout string has %d panes and window %s has %d", parsed.cells, w, panes)}
 	}
 	// tmux resizes the window to the layout's own size: a layout of
 	// another size would resize the window, which this tool must not do.
@@ -54,27 +54,53 @@ func (c *Client) ApplyLayout(ctx context.Context, w WindowID, panes, width, heig
 	return c.selectLayout(ctx, w, layout)
 }
 
-// parseLayout checks a layout string as tmux writes it (checksum, then
-// cells: WxH,X,Y then ",id" for a pane or {…} / […] around child cells)
-// and returns how many panes it lays out.
-func parseLayout(s string) (int, error) {
+// A Rect is a pane's cells in its window: columns Left to Left+Width-1,
+// rows Top to Top+Height-1.
+type Rect struct{ Left, Top, Width, Height int }
+
+// Contains reports whether cell (x, y) is in r.
+func (r Rect) Contains(x, y int) bool {
+	return x >= r.Left && x < r.Left+r.Width && y >= r.Top && y < r.Top+r.Height
+}
+
+// ParseLayout reads a layout string as tmux writes it (a checksum, then
+// cells: WxH,X,Y then ",id" for a pane or {…} / […] around child cells),
+// such as "8205,80x24,0,0{40x24,0,0,0,39x24,41,0,1}", and returns where
+// each pane is. A window's layout string is its unzoomed layout even while
+// a pane is zoomed. It is the one parser of layouts: [Client.ApplyLayout]
+// checks what it is given with it.
+func ParseLayout(s string) (map[PaneID]Rect, error) {
+	p, err := parseLayout(s)
+	if err != nil {
+		return nil, err
+	}
+	return p.panes, nil
+}
+
+// parseLayout parses s and also counts its panes: tmux ignores the ids in
+// a layout it is given (it lays out the window's panes in order), so a
+// hand-written one may repeat an id.
+func parseLayout(s string) (*layoutParser, error) {
 	if len(s) < 6 || s[4] != ',' {
-		return 0, fmt.Errorf("want a 4-digit hex checksum and a comma first")
+		return nil, fmt.Errorf("want a 4-digit hex checksum and a comma first")
 	}
 	sum, err := strconv.ParseUint(s[:4], 16, 16)
 	if err != nil {
-		return 0, fmt.Errorf("want a 4-digit hex checksum first")
+		return nil, fmt.Errorf("want a 4-digit hex checksum first")
 	}
 	body := s[5:]
 	if uint16(sum) != layoutChecksum(body) {
-		return 0, fmt.Errorf("checksum %s does not match (want %04x)", s[:4], layoutChecksum(body))
+		return nil, fmt.Errorf("checksum %s does not match (want %04x)", s[:4], layoutChecksum(body))
 	}
-	p := layoutParser{s: body}
-	panes, err := p.cell(0)
+	p := &layoutParser{s: body, panes: map[PaneID]Rect{}}
+	err = p.cell(0)
 	if err == nil && p.i != len(p.s) {
 		err = fmt.Errorf("unexpected %q at byte %d", p.s[p.i], p.i+5)
 	}
-	return panes, err
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // layoutChecksum is tmux's layout_checksum: a 16-bit rotate-and-add.
@@ -88,62 +114,75 @@ func layoutChecksum(s string) uint16 {
 }
 
 type layoutParser struct {
-	s string
-	i int
+	s     string
+	i     int
+	panes map[PaneID]Rect
+	cells int // panes laid out, ids repeated or not
 }
 
 const maxLayoutDepth = 64
 
-func (p *layoutParser) cell(depth int) (int, error) {
+func (p *layoutParser) cell(depth int) error {
 	if depth > maxLayoutDepth {
-		return 0, fmt.Errorf("nested deeper than %d", maxLayoutDepth)
+		return fmt.Errorf("nested deeper than %d", maxLayoutDepth)
 	}
-	for _, sep := range []byte{'x', ',', ','} {
-		if err := p.number(); err != nil {
-			return 0, err
+	var r Rect
+	for _, f := range []struct {
+		n   *int
+		sep byte
+	}{{&r.Width, 'x'}, {&r.Height, ','}, {&r.Left, ','}} {
+		n, err := p.number()
+		if err != nil {
+			return err
 		}
-		if err := p.expect(sep); err != nil {
-			return 0, err
+		*f.n = n
+		if err := p.expect(f.sep); err != nil {
+			return err
 		}
 	}
-	if err := p.number(); err != nil {
-		return 0, err
+	n, err := p.number()
+	if err != nil {
+		return err
 	}
+	r.Top = n
 	if p.i < len(p.s) && (p.s[p.i] == '{' || p.s[p.i] == '[') {
 		closing := byte('}')
 		if p.s[p.i] == '[' {
 			closing = ']'
 		}
 		p.i++
-		total := 0
 		for {
-			n, err := p.cell(depth + 1)
-			if err != nil {
-				return 0, err
+			if err := p.cell(depth + 1); err != nil {
+				return err
 			}
-			total += n
 			if p.i < len(p.s) && p.s[p.i] == ',' {
 				p.i++
 				continue
 			}
-			return total, p.expect(closing)
+			return p.expect(closing)
 		}
 	}
 	if err := p.expect(','); err != nil {
-		return 0, err
+		return err
 	}
-	return 1, p.number() // the pane id
+	id, err := p.number()
+	if err != nil {
+		return err
+	}
+	p.panes[PaneID("%"+strconv.Itoa(id))] = r
+	p.cells++
+	return nil
 }
 
-func (p *layoutParser) number() error {
+func (p *layoutParser) number() (int, error) {
 	start := p.i
 	for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
 		p.i++
 	}
 	if p.i == start || p.i-start > 6 {
-		return fmt.Errorf("want a number of at most 6 digits at byte %d", start+5)
+		return 0, fmt.Errorf("want a number of at most 6 digits at byte %d", start+5)
 	}
-	return nil
+	return strconv.Atoi(p.s[start:p.i])
 }
 
 func (p *layoutParser) expect(b byte) error {

@@ -24,7 +24,11 @@ func TestParseLayout(t *testing.T) {
 		{"b25d,", 0},
 		{"", 0},
 	} {
-		n, err := parseLayout(c.layout)
+		var n int
+		p, err := parseLayout(c.layout)
+		if err == nil {
+			n = p.cells
+		}
 		if c.panes == 0 {
 			if err == nil {
 				t.Errorf("%q: accepted (%d panes), want refused", c.layout, n)
@@ -37,10 +41,30 @@ func TestParseLayout(t *testing.T) {
 	}
 }
 
+// TestParseLayoutPlaces checks where ParseLayout puts each pane.
+func TestParseLayoutPlaces(t *testing.T) {
+	body := "80x24,0,0{40x24,0,0,0,39x24,41,0[39x12,41,0,1,39x11,41,13,2]}"
+	got, err := ParseLayout(fmt.Sprintf("%04x,%s", layoutChecksum(body), body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[PaneID]Rect{
+		"%0": {Left: 0, Top: 0, Width: 40, Height: 24},
+		"%1": {Left: 41, Top: 0, Width: 39, Height: 12},
+		"%2": {Left: 41, Top: 13, Width: 39, Height: 11},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("ParseLayout = %v, want %v", got, want)
+	}
+	if !got["%2"].Contains(41, 13) || got["%2"].Contains(40, 13) {
+		t.Error("Rect.Contains is off at the edges")
+	}
+}
+
 func FuzzParseLayout(f *testing.F) {
 	f.Add("8f06,80x24,0,0{40x24,0,0[40x12,0,0,0,40x11,0,13,2],39x24,41,0,1}")
 	f.Fuzz(func(t *testing.T, s string) {
-		parseLayout(s) // must not panic or hang
+		ParseLayout(s) // must not panic or hang
 	})
 }
 
