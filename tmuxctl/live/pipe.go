@@ -328,6 +328,38 @@ func (h *Hub) settle(s *Stream) {
 	h.closePipe(ctx, s)
 }
 
+// settleMost bounds [Stream.WaitSettled].
+const settleMost = 2 * time.Second
+
+// WaitSettled waits until the stream of a pane whose program has finished
+// holds everything the program printed. tmux writes every byte into the
+// pipe before it marks the pane dead, so what is left is in flight through
+// the relay: when the pane closed (closed) the pipe ends, and its EOF says
+// so; when it is kept open the pipe stays, and settleQuiet without output
+// means the last bytes are in. It waits settleMost at most. (The hub's own
+// settle, for deaths it hears, is the same rule.)
+func (s *Stream) WaitSettled(closed bool) {
+	deadline := time.After(settleMost)
+	if closed {
+		select {
+		case <-s.drained:
+		case <-deadline:
+		}
+		return
+	}
+	for {
+		select {
+		case <-s.Changed():
+		case <-time.After(settleQuiet):
+			return
+		case <-s.drained:
+			return
+		case <-deadline:
+			return
+		}
+	}
+}
+
 // CheckPane asks tmux whether pane p has died or gone, for waiters that
 // must not rely on the death hook alone (read-only mode sets none). It
 // changes nothing in tmux.
