@@ -119,6 +119,8 @@ func (s *Server) Close() {
 		select {
 		case <-returned:
 		case <-time.After(callsBound):
+			// A call ignoring its context: its watcher above ends
+			// with it, and the process does not wait for either.
 		}
 		s.hub.Close()
 	})
