@@ -1,10 +1,3 @@
-// Command tmux-mcp is a Model Context Protocol server that gives an AI agent
-// a real tmux: durable panes to run programs in, their output, and waits
-// that end on text, a channel or an exit instead of polling.
-//
-// It speaks JSON-RPC on standard input and output; an MCP client starts it
-// as a subprocess. Standard output carries only protocol; one line on
-// standard error names the version, socket, tmux version and safety tier.
 package main
 
 import (
@@ -17,6 +10,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -180,17 +174,34 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "tmux-mcp %s: socket %s, tmux %s, safety %s\n", version, client.Describe(), tmuxVersion, tools.TierName(tier))
 
+	// SIGHUP (the terminal or client went away) and SIGPIPE (a write to a
+	// closed stdout) end the server like SIGTERM and SIGINT, and like EOF:
+	// waits answer cancelled, other calls finish, and everything set in
+	// tmux is put back. (Without Notify, Go would die of SIGPIPE and leave
+	// it all behind.)
 	stop := make(chan struct{})
 	signals := make(chan os.Signal, 1)
-	// SIGHUP (the terminal or client went away) and SIGPIPE (a write to a
-	// closed stdout) end the server like SIGTERM: calls in flight are
-	// answered where they can be, and everything set in tmux is put back.
-	// (Without Notify, Go would die of SIGPIPE and leave it all behind.)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGPIPE)
-	go func() {
-		<-signals
-		close(stop)
+	served := make(chan struct{})
+	var watching sync.WaitGroup
+	watching.Go(func() {
+		select {
+		case <-signals:
+			close(stop)
+		case <-served:
+		}
+	})
+	defer func() {
+		signal.Stop(signals)
+		close(served)
+		watching.Wait()
 	}()
+
+	if f, ok := stdin.(*os.File); ok {
+		in, restore := interruptibleInput(f)
+		defer restore()
+		stdin = in
+	}
 
 	err = serve(ctx, serveOptions{
 		Tmux: client,
@@ -223,21 +234,32 @@ type serveOptions struct {
 	Tier tools.Class
 	// Tools is what the server offers before Tier filters it.
 	Tools tools.Selection
-	In    io.Reader
-	Out   io.Writer
-	// Stop, when closed, ends the server like EOF on In, except that calls
-	// in flight are cancelled (and answered) at once: SIGTERM and SIGINT.
+	In   io.Reader
+	Out  io.Writer
+	// Stop, when closed, ends the server as EOF on In does: SIGTERM,
+	// SIGINT, SIGHUP and SIGPIPE.
 	Stop <-chan struct{}
 }
 
-// drainTimeout is how long requests in flight at EOF may run before the
-// server cancels them.
-const drainTimeout = 10 * time.Second
+// How the server ends once its input has (EOF on In, or Stop). Waits end
+// at once: the client that asked has gone, so nothing waits for the text
+// or exit they wait for, and each answers cancelled with what it saw.
+// Calls that do not wait (send_keys, a capture, a kill) are work an agent
+// asked for, and take milliseconds: they get callGrace to finish and
+// answer normally. What still runs then is cancelled, and what has not
+// answered answerGrace later is dropped: longer than tmuxctl gives a
+// cancelled tmux child before killing it (half a second), so a call stuck
+// on a wedged tmux still answers. With a tmux that answers, waits answer
+// at once and the process exits as soon as the hub has cleaned up.
+const (
+	callGrace   = time.Second
+	answerGrace = time.Second
+)
 
 // serve builds the server (package server) and runs it over In and Out
-// until input ends (EOF or Stop) and every call in flight has been
-// answered. Calls still running [drainTimeout] after EOF are
-// cancelled, so they answer promptly.
+// until input ends (EOF or Stop) and every call in flight has answered or
+// been given up on, then joins the goroutines it started and closes the
+// server.
 func serve(ctx context.Context, o serveOptions) error {
 	srv, err := server.New(server.Options{Version: version, Tmux: o.Tmux, Limits: o.Limits, Live: o.Live, Tier: o.Tier, Tools: o.Tools})
 	if err != nil {
@@ -246,41 +268,50 @@ func serve(ctx context.Context, o serveOptions) error {
 	defer srv.Close()
 
 	transport := stdio.New(o.In, o.Out)
-	go func() {
-		select {
-		case <-o.Stop:
-			srv.CancelCalls()
-			transport.Stop()
-		case <-transport.Drained():
-			return
-		case <-ctx.Done():
-			srv.CancelCalls()
-			transport.Stop()
-		}
-	}()
-	go func() {
-		// After EOF, give calls in flight drainTimeout, then cancel them;
-		// if something still never answers, end the session anyway.
-		select {
-		case <-transport.Drained():
-			return
-		case <-transport.Ended():
-		}
-		select {
-		case <-transport.Drained():
-			return
-		case <-time.After(drainTimeout):
-			srv.CancelCalls()
-		}
-		select {
-		case <-transport.Drained():
-		case <-time.After(5 * time.Second):
-			transport.ForceClose()
-		}
-	}()
+	// Runs before srv.Close: the reader is joined where it can be
+	// interrupted (see interruptibleInput); on a terminal it ends with
+	// the process.
+	defer transport.Close()
+	running := make(chan struct{}) // closed when the session has ended
+	var ending sync.WaitGroup
+	ending.Go(func() { endAfterInput(ctx, o.Stop, srv, transport, running) })
 	err = srv.MCP.Run(context.Background(), transport)
+	close(running)
+	ending.Wait()
 	if err == io.EOF {
 		err = nil
 	}
 	return err
+}
+
+// endAfterInput waits for input to end (EOF, stop or ctx), then ends the
+// calls in flight as the constants above say. It returns as soon as the
+// session has ended.
+func endAfterInput(ctx context.Context, stop <-chan struct{}, srv *server.Server, transport *stdio.Transport, running <-chan struct{}) {
+	select {
+	case <-stop:
+		transport.Stop()
+	case <-ctx.Done():
+		transport.Stop()
+	case <-transport.Ended():
+	case <-running:
+		return
+	}
+	srv.EndWaits()
+	select {
+	case <-transport.Drained():
+		return
+	case <-running:
+		return
+	case <-time.After(callGrace):
+	}
+	srv.CancelCalls()
+	select {
+	case <-transport.Drained():
+		return
+	case <-running:
+		return
+	case <-time.After(answerGrace):
+	}
+	transport.ForceClose()
 }
