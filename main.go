@@ -234,8 +234,8 @@ type serveOptions struct {
 	Tier tools.Class
 	// Tools is what the server offers before Tier filters it.
 	Tools tools.Selection
-	In   io.Reader
-	Out  io.Writer
+	In    io.Reader
+	Out   io.Writer
 	// Stop, when closed, ends the server as EOF on In does: SIGTERM,
 	// SIGINT, SIGHUP and SIGPIPE.
 	Stop <-chan struct{}

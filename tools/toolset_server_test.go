@@ -105,4 +105,3 @@ func TestWhatAModelCarries(t *testing.T) {
 		t.Errorf("the instructions are %d bytes, want 400 to 2048", len(tools.Instructions))
 	}
 }
-
