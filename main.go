@@ -146,6 +146,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == live.TapWord { // tmux runs us as a pane's tap
+		return live.RunTap(args[1:], stdin, stderr)
+	}
 	cfg, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -211,7 +214,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			MaxBytes:    cfg.maxBytes,
 			StartGrace:  cfg.startGrace,
 		},
-		Live:  live.Options{BufferBytes: cfg.streamBuffer, Idle: cfg.streamIdle, ExitGrace: cfg.exitGrace},
+		Live:  live.Options{BufferBytes: cfg.streamBuffer, Idle: cfg.streamIdle, ExitGrace: cfg.exitGrace, TapBinary: tapBinary()},
 		Tier:  tier,
 		Tools: sel,
 		In:    stdin,

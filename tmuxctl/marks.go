@@ -24,6 +24,10 @@ type LiveOps struct{ c *Client }
 // live layer owns in tmux.
 func (c *Client) LiveOps(livekey.Key) LiveOps { return LiveOps{c} }
 
+// Binary is the tmux executable the client runs, for a tap that talks
+// to the same server.
+func (l LiveOps) Binary() string { return l.c.cfg.Binary }
+
 // Pane user options that record, in tmux itself, what tmux-mcp changed in
 // a pane, so that any later instance can undo it if the one that made the
 // change died without cleaning up (SIGKILL, a crash, a lost machine).

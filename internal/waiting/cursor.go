@@ -33,7 +33,7 @@ func StreamAt(ctx context.Context, hub *live.Hub, pane tmuxctl.PaneID, cursor *s
 		}
 		return nil, 0, wording.CursorMalformed(*cursor, err)
 	}
-	s, failure, ok := hub.Lookup(gen)
+	s, failure, ok := hub.LookupOn(ctx, gen, pane)
 	if !ok {
 		why := "the stream expired or the server restarted"
 		if failure != "" {

@@ -26,6 +26,10 @@ type Options struct {
 	// marks) that watching panes needs: no hook, no option, nothing that
 	// makes tmux run something periodically.
 	ReadOnly bool
+	// TapBinary is the tmux-mcp binary that tmux runs as a pane's tap
+	// ([RunTap]), so that every instance shares the pane's stream. Empty:
+	// each stream is this instance's own, through a FIFO.
+	TapBinary string
 }
 
 // A Hub owns the live state of one tmux server for this process: the pane
@@ -230,9 +234,19 @@ func (h *Hub) watch(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*
 	return s, nil
 }
 
-// startStream pipes pane p into a new FIFO and starts its reader. A dead
-// pane gets a stream that is dead from the start.
+// startStream starts the stream of pane p: through its tap, or for a
+// gated program (whose exit marker this instance must ack) or without a
+// tap binary, through a FIFO of this instance's own.
 func (h *Hub) startStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*Stream, error) {
+	if h.opts.TapBinary != "" && gate.AckChannel == "" {
+		return h.startTapStream(ctx, p)
+	}
+	return h.startFIFOStream(ctx, p, gate)
+}
+
+// startFIFOStream pipes pane p into a new FIFO and starts its reader. A
+// dead pane gets a stream that is dead from the start.
+func (h *Hub) startFIFOStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*Stream, error) {
 	h.mu.Lock()
 	h.seq++
 	path := fmt.Sprintf("%s/pane%s-%d", h.dir, p[1:], h.seq)
@@ -256,10 +270,7 @@ func (h *Hub) startStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Ga
 			f.abandon()
 			if err == nil && pane.Dead {
 				// Nothing to pipe: a dead pane prints no more.
-				s.pipeEnded = true
-				close(s.drained)
-				s.markDead()
-				return s, nil
+				return deadStream(h, p), nil
 			}
 			if err == nil {
 				err = fmt.Errorf("pane %s: its pipe could not be opened", p)

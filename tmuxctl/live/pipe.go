@@ -251,6 +251,10 @@ func (h *Hub) retire(s *Stream, f Failure) {
 // so the relay is ended directly (it is known alive: the FIFO is still
 // open).
 func (h *Hub) closePipe(ctx context.Context, s *Stream) {
+	if s.tap != nil {
+		s.closeTap()
+		return
+	}
 	s.mu.Lock()
 	ended, relay := s.pipeEnded, s.relayPID
 	s.mu.Unlock()

@@ -19,6 +19,10 @@ type ring struct {
 	buf  []byte
 	size int
 	end  int64 // bytes ever appended
+	// base is the offset of the first byte this ring ever held: 0, or
+	// where a mirror of a tap's ring joined or skipped to ([ring.Restart]).
+	// The byte at offset o is at buf[(o-base) % size].
+	base int64
 }
 
 // errAheadOfStream is the error of reading a ring at an offset it has not
@@ -35,7 +39,14 @@ func newRing(capacity int) *ring {
 }
 
 // Start returns the offset of the oldest byte still held.
-func (r *ring) Start() int64 { return max(0, r.end-int64(r.size)) }
+func (r *ring) Start() int64 { return max(r.base, r.end-int64(r.size)) }
+
+// Restart empties the ring and makes off its next offset: what came
+// before off is no longer held here (a mirror that joins a tap late, or
+// that the tap's ring overran).
+func (r *ring) Restart(off int64) {
+	r.buf, r.base, r.end = r.buf[:0], off, off
+}
 
 // End returns the number of bytes ever appended: the offset the next byte
 // will have.
@@ -52,7 +63,7 @@ func (r *ring) Append(p []byte) {
 		r.end += int64(len(p) - r.size)
 		p = p[len(p)-r.size:]
 	} else if len(r.buf) < r.size {
-		// Not yet wrapped, so len(buf) == end: append in place if it fits.
+		// Not yet wrapped, so len(buf) == end-base: append in place if it fits.
 		if n := len(r.buf) + len(p); n <= r.size {
 			r.grow(n)
 			copy(r.buf[len(r.buf)-len(p):], p)
@@ -61,7 +72,7 @@ func (r *ring) Append(p []byte) {
 		}
 		r.grow(r.size)
 	}
-	pos := int(r.end % int64(r.size))
+	pos := int((r.end - r.base) % int64(r.size))
 	n := copy(r.buf[pos:], p)
 	copy(r.buf, p[n:])
 	r.end += int64(len(p))
@@ -105,7 +116,7 @@ func (r *ring) ReadFrom(off int64, limit int) (data []byte, missed int64, err er
 		n = int64(limit)
 	}
 	data = make([]byte, n)
-	pos := int(off % int64(r.size))
+	pos := int((off - r.base) % int64(r.size))
 	k := copy(data, r.buf[pos:])
 	copy(data[k:], r.buf)
 	return data, missed, nil

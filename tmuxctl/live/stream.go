@@ -48,9 +48,12 @@ type Stream struct {
 	carry   []byte // an incomplete UTF-8 sequence held for the next chunk
 	scanner frame.Scanner
 	markers []frame.Marker // the most recent frame markers, oldest first
-	changed chan struct{}  // closed and replaced on every change
-	dead    bool           // the pane's program ended or the pane closed
-	failure Failure
+	// markerSeq counts the markers ever seen, so a tap knows which of
+	// s.markers a reader has not been sent yet.
+	markerSeq int64
+	changed   chan struct{} // closed and replaced on every change
+	dead      bool          // the pane's program ended or the pane closed
+	failure   Failure
 	// drained closes when the pipe has reached EOF: every byte the pane
 	// printed into it is in the stream.
 	drained   chan struct{}
@@ -61,6 +64,9 @@ type Stream struct {
 	dying     bool      // a death was seen; the stream is dead once drained
 	expiry    *time.Timer
 	readers   int // waits in progress: a stream being read never expires
+	// tap is set on a stream fed from a tap's socket (tapfeed.go) rather
+	// than from a FIFO of this instance's own.
+	tap *tapConn
 }
 
 func newStream(h *Hub, pane tmuxctl.PaneID, capacity int) *Stream {
@@ -206,6 +212,7 @@ func (s *Stream) appendOutput(raw []byte) {
 			s.markers = s.markers[1:]
 		}
 		s.markers = append(s.markers, m.Marker)
+		s.markerSeq++
 	}
 	s.appendText(raw[prev:])
 	s.lastData = time.Now()

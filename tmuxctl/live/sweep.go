@@ -3,11 +3,13 @@ package live
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
@@ -26,7 +28,11 @@ func (h *Hub) sweep(ctx context.Context) {
 		return // no server: nothing of anyone's is left in it
 	}
 	for _, p := range panes {
-		if p.PipeMark != "" && !markAlive(p.PipeMark) {
+		if t, ok := parseTapMark(p.PipeMark); ok {
+			if !tapAlive(t) {
+				h.sweepTap(ctx, p, t)
+			}
+		} else if p.PipeMark != "" && !markAlive(p.PipeMark) {
 			h.sweepPipe(ctx, p)
 		}
 		if p.HoldMark != "" {
@@ -67,6 +73,36 @@ func (h *Hub) sweepPipe(ctx context.Context, p tmuxctl.Pane) {
 		if relay, err := strconv.Atoi(f[3]); err == nil && relay > 1 && p.Piped {
 			syscall.Kill(relay, syscall.SIGTERM)
 		}
+	}
+}
+
+// tapAlive reports whether the tap a mark names still runs: its recorded
+// pid, or, before it has recorded one, its socket answering (twice
+// asked, a second apart, for a tap that is just starting).
+func tapAlive(t tapInfo) bool {
+	if t.pid != 0 {
+		return processAlive(t.pid)
+	}
+	for attempt := 0; attempt < 2; attempt++ {
+		if attempt > 0 {
+			time.Sleep(time.Second)
+		}
+		if c, err := net.Dial("unix", t.socket); err == nil {
+			c.Close()
+			return true
+		}
+	}
+	return false
+}
+
+// sweepTap closes the pipe of a tap that died and removes its socket and,
+// if it is empty, the taps' directory.
+func (h *Hub) sweepTap(ctx context.Context, p tmuxctl.Pane, t tapInfo) {
+	h.ops.ClosePipe(ctx, p.ID, t.baseMark())
+	dir := filepath.Dir(t.socket)
+	if fi, err := os.Lstat(dir); err == nil && fi.IsDir() && ownedByMe(fi) {
+		os.Remove(t.socket)
+		os.Remove(dir)
 	}
 }
 

@@ -1,0 +1,412 @@
+package live
+
+import (
+	"bufio"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/internal/livekey"
+)
+
+// TapWord is the first argument that runs the binary as a tap: main
+// dispatches it before reading any flag.
+const TapWord = "tap"
+
+// A tap is the process that owns one pane's stream for every tmux-mcp
+// instance of this user (see the package doc, "Taps"). tmux starts it as
+// the pane's pipe-pane command; its stdin is the pane's output.
+type tap struct {
+	pane   tmuxctl.PaneID
+	mark   string // the base mark the instance opened the pipe with
+	socket string
+	idle   time.Duration
+	ops    tmuxctl.LiveOps
+	s      *Stream
+
+	mu      sync.Mutex
+	readers int
+	idler   *time.Timer
+	done    chan struct{} // closed when the tap starts ending
+	once    sync.Once
+	wg      sync.WaitGroup // reader servers
+	conns   map[net.Conn]struct{}
+}
+
+// tapStepTimeout bounds each tmux command a tap runs.
+const tapStepTimeout = 5 * time.Second
+
+// tapDrainGrace is how long readers get to take the last output once the
+// pane's pipe has ended.
+const tapDrainGrace = 5 * time.Second
+
+// RunTap runs the tap whose command line (after [TapWord]) is args, with
+// the pane's output on stdin, and returns the exit status.
+func RunTap(args []string, stdin io.Reader, stderr io.Writer) int {
+	fs := flag.NewFlagSet("tmux-mcp tap", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sock := fs.String("S", "", "tmux server socket")
+	bin := fs.String("tmux", "tmux", "tmux binary")
+	pane := fs.String("pane", "", "pane id")
+	genText := fs.String("gen", "", "stream generation (32 hex digits)")
+	listen := fs.String("listen", "", "unix socket to serve readers on")
+	buffer := fs.Int("buffer", DefaultOptions.BufferBytes, "bytes of text kept")
+	idle := fs.Duration("idle", DefaultOptions.Idle, "end after this long without a reader")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	var gen [16]byte
+	if b, err := hex.DecodeString(*genText); err != nil || len(b) != 16 || *pane == "" || *listen == "" || *sock == "" {
+		fmt.Fprintln(stderr, "tmux-mcp tap: want -S, --pane, --gen (32 hex digits) and --listen")
+		return 2
+	} else {
+		copy(gen[:], b)
+	}
+	if *buffer <= 0 {
+		*buffer = DefaultOptions.BufferBytes
+	}
+	c := tmuxctl.New(tmuxctl.Config{Binary: *bin, SocketPath: *sock})
+	t := &tap{
+		pane: tmuxctl.PaneID(*pane), mark: tapMark(gen, *listen), socket: *listen, idle: *idle,
+		ops: c.LiveOps(livekey.Key{}), s: newStream(nil, tmuxctl.PaneID(*pane), *buffer),
+		done: make(chan struct{}), conns: map[net.Conn]struct{}{},
+	}
+	t.s.gen = gen
+	ln, err := t.listen()
+	if err != nil {
+		// Nobody can read this pane through us: give the pane back.
+		fmt.Fprintf(stderr, "tmux-mcp tap: %v\n", err)
+		t.giveBack()
+		return 1
+	}
+	t.record()
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	go func() {
+		<-signals
+		t.end()
+	}()
+	t.mu.Lock()
+	t.idler = time.AfterFunc(t.idle, t.idleCheck)
+	t.mu.Unlock()
+	go t.accept(ln)
+	ended := make(chan struct{})
+	go func() {
+		t.read(stdin)
+		close(ended)
+	}()
+	select {
+	case <-ended:
+		// The pane closed or its pipe was closed: let readers take the rest.
+		t.drain()
+	case <-t.done:
+		// Idle or signalled: close our pipe (only if it is still ours),
+		// which ends stdin; readers get the end as soon as it comes.
+		t.giveBack()
+		select {
+		case <-ended:
+		case <-time.After(time.Second):
+		}
+		t.s.mu.Lock()
+		t.s.pipeEnded = true
+		t.s.notifyLocked()
+		t.s.mu.Unlock()
+	}
+	t.end()
+	ln.Close()
+	os.Remove(t.socket)
+	os.Remove(filepath.Dir(t.socket)) // only if no other tap's socket is there
+	t.closeReaders()
+	t.wg.Wait()
+	// The pipe has ended (or was closed above): only the mark may be left,
+	// and only if it is still this tap's. The pipe itself is never closed
+	// here: after its end it may be someone else's.
+	ctx, cancel := context.WithTimeout(context.Background(), tapStepTimeout)
+	defer cancel()
+	t.ops.UnmarkPipe(ctx, t.pane, t.mark)
+	return 0
+}
+
+// listen makes the private directory (0700, ours) and the socket.
+func (t *tap) listen() (*net.UnixListener, error) {
+	dir := filepath.Dir(t.socket)
+	for attempt := 0; ; attempt++ {
+		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+			return nil, err
+		}
+		fi, err := os.Lstat(dir)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() || fi.Mode().Perm() != 0o700 || !ownedByMe(fi) {
+			return nil, fmt.Errorf("%s is not a private directory of this user", dir)
+		}
+		os.Remove(t.socket) // a dead tap's socket of the same name
+		ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: t.socket, Net: "unix"})
+		if err != nil && attempt < 3 {
+			// Another tap removed the directory as it ended: again.
+			continue
+		}
+		if err == nil {
+			ln.SetUnlinkOnClose(false)
+		}
+		return ln, err
+	}
+}
+
+// record adds the tap's pid to the pane's mark, so that a sweep can tell
+// a tap that died from one that runs.
+func (t *tap) record() {
+	ctx, cancel := context.WithTimeout(context.Background(), tapStepTimeout)
+	defer cancel()
+	t.ops.RecordRelay(ctx, t.pane, t.mark, os.Getpid())
+}
+
+// giveBack closes the pane's pipe and clears the mark, if both are still
+// this tap's.
+func (t *tap) giveBack() {
+	ctx, cancel := context.WithTimeout(context.Background(), tapStepTimeout)
+	defer cancel()
+	t.ops.ClosePipe(ctx, t.pane, t.mark)
+}
+
+// read copies the pane's output into the stream until the pipe ends.
+func (t *tap) read(stdin io.Reader) {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := stdin.Read(buf)
+		if n > 0 {
+			t.s.appendOutput(buf[:n])
+		}
+		if err != nil {
+			if err != io.EOF {
+				t.s.markLost()
+			}
+			break
+		}
+	}
+	// The pipe has ended: the mark goes before any reader hears of the
+	// end, so that none finds it afterwards. The pipe itself is never
+	// closed here: after its end it may be someone else's.
+	ctx, cancel := context.WithTimeout(context.Background(), tapStepTimeout)
+	t.ops.UnmarkPipe(ctx, t.pane, t.mark)
+	cancel()
+	t.s.mu.Lock()
+	if len(t.s.carry) > 0 {
+		t.s.ring.Append([]byte("\uFFFD"))
+		t.s.carry = nil
+	}
+	t.s.pipeEnded = true
+	t.s.notifyLocked()
+	t.s.mu.Unlock()
+}
+
+// drain waits, a bounded time, for every reader to have taken the end.
+func (t *tap) drain() {
+	deadline := time.After(tapDrainGrace)
+	for {
+		t.mu.Lock()
+		n := t.readers
+		t.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-deadline:
+			return
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// end starts the tap's end, once.
+func (t *tap) end() { t.once.Do(func() { close(t.done) }) }
+
+// idleCheck ends the tap if it has had no reader for the idle limit.
+func (t *tap) idleCheck() {
+	t.mu.Lock()
+	idle := t.readers == 0
+	t.mu.Unlock()
+	if idle {
+		t.end()
+	}
+}
+
+func (t *tap) closeReaders() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for c := range t.conns {
+		c.Close()
+	}
+}
+
+func (t *tap) accept(ln *net.UnixListener) {
+	for {
+		c, err := ln.AcceptUnix()
+		if err != nil {
+			return
+		}
+		t.mu.Lock()
+		select {
+		case <-t.done:
+			t.mu.Unlock()
+			c.Close()
+			continue
+		default:
+		}
+		t.readers++
+		t.idler.Stop()
+		t.conns[c] = struct{}{}
+		t.wg.Add(1)
+		t.mu.Unlock()
+		go func() {
+			defer t.wg.Done()
+			t.serve(c)
+			c.Close()
+			t.mu.Lock()
+			delete(t.conns, c)
+			t.readers--
+			if t.readers == 0 {
+				t.idler.Reset(t.idle)
+			}
+			t.mu.Unlock()
+		}()
+	}
+}
+
+// tapChunk is the most text one T frame carries.
+const tapChunk = 256 << 10
+
+// serve answers one reader: its request, then the stream from there.
+func (t *tap) serve(c *net.UnixConn) {
+	if err := checkPeer(c); err != nil {
+		writeFrame(c, tapRefusal, []byte(err.Error()))
+		return
+	}
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	br := bufio.NewReader(c)
+	line, err := br.ReadString('\n')
+	if err != nil {
+		return
+	}
+	c.SetReadDeadline(time.Time{})
+	f := strings.Fields(line)
+	var off int64 = -1
+	if len(f) == 3 && f[0] == tapHello && f[1] == hex.EncodeToString(t.s.gen[:]) {
+		off, _ = strconv.ParseInt(f[2], 10, 64)
+	}
+	if off < 0 {
+		writeFrame(c, tapRefusal, []byte("want \"ltxtap1 <generation> <offset>\" for generation "+hex.EncodeToString(t.s.gen[:])))
+		return
+	}
+	gone := make(chan struct{})
+	go func() {
+		io.Copy(io.Discard, br)
+		close(gone)
+	}()
+	w := bufio.NewWriterSize(c, 64<<10)
+
+	s := t.s
+	s.mu.Lock()
+	start, end := s.ring.Start(), s.ring.End()
+	off = min(max(off, start), end)
+	sentSeq := s.markerSeq - int64(len(s.markers))
+	s.mu.Unlock()
+	head, _ := json.Marshal(tapHeaderBody{Start: off, End: end})
+	if writeFrame(w, tapHeader, head) != nil {
+		return
+	}
+	var pending []markerAt // markers whose text has not been sent yet
+	for {
+		s.mu.Lock()
+		changed := s.changed
+		data, missed, err := s.ring.ReadFrom(off, tapChunk)
+		ended := s.pipeEnded
+		if fresh := s.markerSeq - sentSeq; fresh > 0 {
+			first := max(len(s.markers)-int(fresh), 0)
+			for _, m := range s.markers[first:] {
+				pending = append(pending, markerAt{m.Offset, markerPayload(m)})
+			}
+			sentSeq = s.markerSeq
+		}
+		atEnd := off+missed+int64(len(data)) == s.ring.End()
+		s.mu.Unlock()
+		if err != nil {
+			return
+		}
+		if missed > 0 {
+			off += missed
+			if writeFrame(w, tapSkip, offsetPayload(off)) != nil {
+				return
+			}
+		}
+		if len(data) > 0 {
+			if writeFrame(w, tapText, data) != nil {
+				return
+			}
+			off += int64(len(data))
+		}
+		kept := pending[:0]
+		for _, m := range pending {
+			if m.off > off {
+				kept = append(kept, m)
+				continue
+			}
+			if writeFrame(w, tapMarker, m.body) != nil {
+				return
+			}
+		}
+		pending = kept
+		if !atEnd {
+			continue
+		}
+		if ended {
+			writeFrame(w, tapEnd, nil)
+			w.Flush()
+			select { // the reader closes once it has the end
+			case <-gone:
+			case <-time.After(tapDrainGrace):
+			}
+			return
+		}
+		if w.Flush() != nil {
+			return
+		}
+		select {
+		case <-changed:
+		case <-gone:
+			return
+		case <-t.done:
+			// Ending: the pipe's end (or our close) comes through changed.
+			select {
+			case <-changed:
+			case <-gone:
+				return
+			case <-time.After(2 * time.Second):
+				writeFrame(w, tapEnd, nil)
+				w.Flush()
+				return
+			}
+		}
+	}
+}
+
+// A markerAt is a marker waiting for its text to be sent first.
+type markerAt struct {
+	off  int64
+	body []byte
+}

@@ -1,0 +1,373 @@
+package live
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
+)
+
+// A tapConn is a stream's connection to its pane's tap.
+type tapConn struct {
+	info    tapInfo
+	mu      sync.Mutex // guards conn and br, set late for a tap of our own
+	conn    *net.UnixConn
+	br      *bufio.Reader
+	closing atomic.Bool // this instance closed it: not a loss
+}
+
+// tapJoinPatience is how long a tap that was just started (by this
+// instance or another) has to answer on its socket.
+const tapJoinPatience = 5 * time.Second
+
+// tapCommand is the pipe-pane command that runs the tap of pane p.
+func (h *Hub) tapCommand(p tmuxctl.PaneID, gen [16]byte, socket string) string {
+	q := tmuxctl.ShellQuote
+	return "exec " + q(h.opts.TapBinary) + " " + TapWord +
+		" -S " + q(h.client.SocketPath()) + " --tmux " + q(h.ops.Binary()) +
+		" --pane " + q(string(p)) + " --gen " + hex.EncodeToString(gen[:]) +
+		" --listen " + q(socket) + " --buffer " + strconv.Itoa(h.opts.BufferBytes) +
+		" --idle " + h.opts.Idle.String()
+}
+
+// startTapStream reads pane p through its tap: the one already on the
+// pane, or one this instance starts. A pane whose pipe is someone else's
+// gets [tmuxctl.PipeTakenError]. If a tap this instance starts does not
+// answer, the pane is read through a FIFO of this instance's own.
+func (h *Hub) startTapStream(ctx context.Context, p tmuxctl.PaneID) (*Stream, error) {
+	for attempt := 0; ; attempt++ {
+		var gen [16]byte
+		tmuxctl.NonceBytes(gen[:])
+		socket := tapSocket(tapDir(h.client.SocketPath()), gen)
+		mark := tapMark(gen, socket)
+		pane, opened, err := h.ops.OpenPipe(ctx, p, h.tapCommand(p, gen, socket), mark)
+		var taken *tmuxctl.PipeTakenError
+		var info tapInfo
+		ours := false
+		switch {
+		case errors.As(err, &taken):
+			ti, ok := parseTapMark(taken.Mark)
+			if !ok {
+				if attempt == 0 && h.ownMark(taken.Mark) {
+					// A FIFO pipe of ours whose stream ended but is not closed yet.
+					h.ops.ClosePipe(ctx, p, taken.Mark)
+					continue
+				}
+				return nil, err
+			}
+			info = ti
+		case err != nil:
+			return nil, err
+		case !opened && pane.Dead:
+			return deadStream(h, p), nil
+		case !opened:
+			return nil, fmt.Errorf("pane %s: its pipe could not be opened", p)
+		default:
+			info, ours = tapInfo{mark: mark, gen: gen, socket: socket}, true
+		}
+		if ours {
+			// The tap reads the pane from its first byte, so the stream
+			// can be returned now and joined in the background: output
+			// printed after this returns reaches it all the same.
+			return h.followOwnTap(p, info)
+		}
+		s, err := h.joinTap(ctx, p, info)
+		switch {
+		case err == nil:
+			return s, nil
+		case ctx.Err() != nil || errors.Is(err, ErrHubClosed):
+			return nil, err
+		case attempt < 2 && tapGone(h, p, info):
+			// A tap that died and left its mark, or never started.
+			h.ops.ClosePipe(ctx, p, info.baseMark())
+			continue
+		}
+		return nil, err
+	}
+}
+
+// tapGone reports whether the tap info names has died or never started.
+func tapGone(h *Hub, p tmuxctl.PaneID, info tapInfo) bool {
+	pid := tapPID(h, p, info)
+	return pid == 0 || !processAlive(pid)
+}
+
+// followOwnTap returns the stream of a tap this instance has just started
+// and joins it in the background.
+func (h *Hub) followOwnTap(p tmuxctl.PaneID, info tapInfo) (*Stream, error) {
+	s := newStream(h, p, h.opts.BufferBytes)
+	s.gen, s.mark = info.gen, info.baseMark()
+	tc := &tapConn{info: info}
+	s.tap = tc
+	if !h.goFunc(func() {
+		conn, br, head, err := h.dialTap(h.ctx, p, info)
+		if err != nil {
+			s.mu.Lock()
+			s.pipeEnded = true
+			s.mu.Unlock()
+			close(s.drained)
+			h.retire(s, ConnectionLost)
+			// A tap that never recorded itself never ran: its pipe is
+			// closed (guarded by its mark). One that ran cleans up itself.
+			if tapPID(h, p, info) == 0 {
+				ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
+				defer cancel()
+				h.ops.ClosePipe(ctx, p, info.baseMark())
+			}
+			return
+		}
+		s.applyTap(tapSkip, offsetPayload(head.Start)) // if its ring overran already
+		tc.mu.Lock()
+		tc.conn, tc.br = conn, br
+		closing := tc.closing.Load()
+		tc.mu.Unlock()
+		if closing {
+			conn.Close()
+		}
+		h.feedTap(s, tc)
+	}) {
+		return nil, ErrHubClosed
+	}
+	return s, nil
+}
+
+// dialTap connects to the tap info names and reads its header. It waits
+// for a tap that is starting, but not for one that has died.
+func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo) (*net.UnixConn, *bufio.Reader, tapHeaderBody, error) {
+	var head tapHeaderBody
+	if fi, err := os.Lstat(filepath.Dir(info.socket)); err == nil && (!fi.IsDir() || fi.Mode().Perm() != 0o700 || !ownedByMe(fi)) {
+		return nil, nil, head, fmt.Errorf("pane %s: its tap's directory %s is not private to this user", p, filepath.Dir(info.socket))
+	}
+	deadline := time.Now().Add(tapJoinPatience)
+	var conn *net.UnixConn
+	for tries := 0; ; tries++ {
+		c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: info.socket, Net: "unix"})
+		if err == nil {
+			conn = c
+			break
+		}
+		if time.Now().After(deadline) || tries%5 == 4 && !tapMarked(h, p, info) {
+			return nil, nil, head, fmt.Errorf("pane %s: its tap (%s) does not answer: %w", p, info.socket, err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil, head, ctx.Err()
+		case <-h.done:
+			return nil, nil, head, ErrHubClosed
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	fail := func(err error) (*net.UnixConn, *bufio.Reader, tapHeaderBody, error) {
+		conn.Close()
+		return nil, nil, head, fmt.Errorf("pane %s: its tap (%s): %w", p, info.socket, err)
+	}
+	conn.SetDeadline(time.Now().Add(tapJoinPatience))
+	if _, err := fmt.Fprintf(conn, "%s %s 0\n", tapHello, hex.EncodeToString(info.gen[:])); err != nil {
+		return fail(err)
+	}
+	br := bufio.NewReaderSize(conn, 256<<10)
+	kind, body, err := readFrame(br, nil)
+	if err != nil {
+		return fail(err)
+	}
+	if kind != tapHeader {
+		return fail(fmt.Errorf("refused: %s", body))
+	}
+	if err := json.Unmarshal(body, &head); err != nil {
+		return fail(err)
+	}
+	conn.SetDeadline(time.Time{})
+	return conn, br, head, nil
+}
+
+// joinTap connects to another instance's tap, takes everything its ring
+// holds up to now, and follows it.
+func (h *Hub) joinTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo) (*Stream, error) {
+	conn, br, head, err := h.dialTap(ctx, p, info)
+	if err != nil {
+		return nil, err
+	}
+	s := newStream(h, p, h.opts.BufferBytes)
+	s.gen, s.mark = info.gen, info.baseMark()
+	s.ring.Restart(head.Start)
+	tc := &tapConn{info: info, conn: conn, br: br}
+	s.tap = tc
+	// Catch up with what the tap held when asked: output printed after
+	// Watch returns is then always in the stream.
+	if dl, ok := ctx.Deadline(); ok {
+		conn.SetReadDeadline(dl)
+	}
+	ended := false
+	var buf []byte
+	for !ended && s.End() < head.End {
+		kind, body, err := readFrame(br, buf)
+		if err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("pane %s: its tap (%s): %w", p, info.socket, err)
+		}
+		buf = body[:0]
+		ended = s.applyTap(kind, body)
+	}
+	conn.SetReadDeadline(time.Time{})
+	if ended {
+		conn.Close()
+		s.pipeEnded = true
+		close(s.drained)
+		// The pane's output ended as we joined: find out why, as the
+		// feeder would.
+		h.pipeClosed(s)
+		return s, nil
+	}
+	if !h.goFunc(func() { h.feedTap(s, tc) }) {
+		conn.Close()
+		return nil, ErrHubClosed
+	}
+	return s, nil
+}
+
+// deadStream is the stream of a dead pane: nothing to pipe, no more output.
+func deadStream(h *Hub, p tmuxctl.PaneID) *Stream {
+	s := newStream(h, p, h.opts.BufferBytes)
+	s.pipeEnded = true
+	close(s.drained)
+	s.markDead()
+	return s
+}
+
+// applyTap applies one frame from the tap to s; it reports the end.
+func (s *Stream) applyTap(kind byte, body []byte) (ended bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch kind {
+	case tapText:
+		if s.failure == "" {
+			s.ring.Append(body)
+		}
+		s.lastData = time.Now()
+	case tapSkip:
+		if len(body) == 8 {
+			if off := int64(binary.BigEndian.Uint64(body)); off > s.ring.End() {
+				s.ring.Restart(off)
+			}
+		}
+	case tapMarker:
+		var m frame.Marker
+		if json.Unmarshal(body, &m) != nil {
+			return false
+		}
+		if len(s.markers) == 64 {
+			s.markers = s.markers[1:]
+		}
+		s.markers = append(s.markers, m)
+		s.markerSeq++
+	case tapEnd:
+		return true
+	default:
+		return false
+	}
+	s.notifyLocked()
+	return false
+}
+
+// feedTap follows the tap of s until its pipe ends or the connection does.
+func (h *Hub) feedTap(s *Stream, tc *tapConn) {
+	ended := false
+	var buf []byte
+	for !ended {
+		kind, body, err := readFrame(tc.br, buf)
+		if err != nil {
+			break
+		}
+		buf = body[:0]
+		ended = s.applyTap(kind, body)
+	}
+	tc.conn.Close()
+	s.mu.Lock()
+	s.pipeEnded = true
+	s.mu.Unlock()
+	close(s.drained)
+	switch {
+	case !s.valid() || tc.closing.Load():
+	case ended:
+		h.pipeClosed(s)
+	default:
+		// The tap went away without an end: it was killed. Its pipe is
+		// no use to anyone now.
+		h.retire(s, ConnectionLost)
+		if pid := tapPID(h, s.pane, tc.info); pid == 0 || !processAlive(pid) {
+			ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
+			defer cancel()
+			h.ops.ClosePipe(ctx, s.pane, tc.info.baseMark())
+		}
+	}
+}
+
+// tapMarked reports whether pane p's mark still names the tap of info
+// with a tap that may be running: one that has not recorded itself yet,
+// or whose recorded process lives.
+func tapMarked(h *Hub, p tmuxctl.PaneID, info tapInfo) bool {
+	ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
+	defer cancel()
+	pane, err := h.client.Pane(ctx, p)
+	if err != nil {
+		return false
+	}
+	t, ok := parseTapMark(pane.PipeMark)
+	return ok && t.gen == info.gen && (t.pid == 0 || processAlive(t.pid))
+}
+
+// tapPID returns the pid the pane's mark records for the tap, or 0.
+func tapPID(h *Hub, p tmuxctl.PaneID, info tapInfo) int {
+	if info.pid != 0 {
+		return info.pid
+	}
+	ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
+	defer cancel()
+	pane, err := h.client.Pane(ctx, p)
+	if err != nil {
+		return 0
+	}
+	if t, ok := parseTapMark(pane.PipeMark); ok && t.gen == info.gen {
+		return t.pid
+	}
+	return 0
+}
+
+// closeTap leaves the tap of s: the tap, shared, lives on until its own
+// idle limit.
+func (s *Stream) closeTap() {
+	tc := s.tap
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	tc.closing.Store(true)
+	if tc.conn != nil {
+		tc.conn.Close()
+	}
+}
+
+// LookupOn finds the stream of a cursor's generation gen for pane p: one
+// this instance reads, or — a cursor of another instance, or of this one
+// before a restart — the pane's tap of that generation, joined now.
+func (h *Hub) LookupOn(ctx context.Context, gen [16]byte, p tmuxctl.PaneID) (*Stream, Failure, bool) {
+	s, f, ok := h.Lookup(gen)
+	if ok || h.opts.TapBinary == "" {
+		return s, f, ok
+	}
+	if w, err := h.Watch(ctx, p); err == nil && w.gen == gen {
+		return w, "", true
+	}
+	return s, f, ok
+}
