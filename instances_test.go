@@ -1,0 +1,137 @@
+package main
+
+// Tests of several tmux-mcp processes on one tmux server (issue 20): a
+// watched pane's output comes from its tap, which every instance of the
+// user reads, so every instance's waits see it and a cursor is the tap's,
+// valid in every instance and across a restart. Every tmux is private;
+// every process is signalled by its pid.
+
+import (
+	"fmt"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+)
+
+// printLine types a command that prints word without the word itself
+// standing in the typed line, so only the output can match it.
+func printLine(t *testing.T, sock, pane, word string) {
+	t.Helper()
+	half := len(word) / 2
+	tmuxtest.Run(t, sock, "send-keys", "-t", pane, fmt.Sprintf("printf '%%s%%s\\n' '%s' '%s'", word[:half], word[half:]), "Enter")
+}
+
+// cursorOf takes a cursor at the end of pane's stream in m.
+func cursorOf(t *testing.T, m *mcpServer, pane string) string {
+	t.Helper()
+	out := m.mustTool(t, "capture_since", map[string]any{"paneId": pane})
+	c, _ := out["cursor"].(string)
+	if c == "" {
+		t.Fatalf("capture_since on %s: no cursor: %v", pane, out)
+	}
+	return c
+}
+
+// generation is a cursor's stream generation.
+func generation(cursor string) string {
+	f := strings.Split(cursor, ".")
+	if len(f) != 3 {
+		return cursor
+	}
+	return f[1]
+}
+
+func waitArgs(pane, cursor, word string) map[string]any {
+	return map[string]any{"paneId": pane, "cursor": cursor, "patterns": []string{word}, "timeoutMs": 30000}
+}
+
+func TestInstancesShareAPane(t *testing.T) {
+	skipIfShort(t)
+	sock := tmuxtest.Server(t)
+	ms := []*mcpServer{
+		launchMCP(t, sock, "", "--safety", "destructive"),
+		launchMCP(t, sock, "", "--safety", "destructive"),
+		launchMCP(t, sock, "", "--safety", "destructive"),
+	}
+
+	t.Run("three waits on one pane all match", func(t *testing.T) {
+		pane := newPane(t, sock, "sh")
+		var ids []string
+		gens := map[string]bool{}
+		for _, m := range ms {
+			c := cursorOf(t, m, pane)
+			gens[generation(c)] = true
+			ids = append(ids, m.startTool("wait_for_text", waitArgs(pane, c, "three-waits")))
+		}
+		if len(gens) != 1 {
+			t.Errorf("the instances read %d streams of %s, want the one tap's: %v", len(gens), pane, gens)
+		}
+		printLine(t, sock, pane, "three-waits")
+		for i, m := range ms {
+			out := m.mustAnswer(t, "wait_for_text", ids[i])
+			if out["outcome"] != "matched" {
+				t.Errorf("instance %d: outcome %v, want matched: %v", i, out["outcome"], out)
+			}
+		}
+	})
+
+	t.Run("a cursor of A continues in B", func(t *testing.T) {
+		pane := newPane(t, sock, "sh")
+		c := cursorOf(t, ms[0], pane)
+		printLine(t, sock, pane, "from-a-to-b")
+		out := ms[1].mustTool(t, "wait_for_text", waitArgs(pane, c, "from-a-to-b"))
+		if out["outcome"] != "matched" || out["missedBytes"] != float64(0) {
+			t.Errorf("B from A's cursor: outcome %v missedBytes %v, want matched and 0: %v", out["outcome"], out["missedBytes"], out)
+		}
+	})
+
+	t.Run("B's shell command, then A's, each with its own output and status", func(t *testing.T) {
+		pane := newPane(t, sock, "sh")
+		c := cursorOf(t, ms[0], pane) // A watches the pane
+		waiting := ms[0].startTool("wait_for_text", waitArgs(pane, c, "never-printed-9c1"))
+		b := ms[1].mustTool(t, "run_shell_command", map[string]any{"paneId": pane, "command": "echo from-b; (exit 3)", "timeoutMs": 30000})
+		if b["outcome"] != "completed" || b["exitStatus"] != float64(3) || !strings.Contains(fmt.Sprint(b["output"]), "from-b") {
+			t.Errorf("B's command: %v", b)
+		}
+		a := ms[0].mustTool(t, "run_shell_command", map[string]any{"paneId": pane, "command": "echo from-a", "timeoutMs": 30000})
+		if a["outcome"] != "completed" || a["exitStatus"] != float64(0) || !strings.Contains(fmt.Sprint(a["output"]), "from-a") || strings.Contains(fmt.Sprint(a["output"]), "from-b") {
+			t.Errorf("A's command: %v", a)
+		}
+		ms[0].CloseInput() // ends A's wait; A is not used again
+		ms[0].reply(waiting)
+	})
+
+	t.Run("a SIGKILLed instance leaves another's wait unharmed", func(t *testing.T) {
+		pane := newPane(t, sock, "sh")
+		cb := cursorOf(t, ms[2], pane)
+		cc := cursorOf(t, ms[1], pane)
+		ms[1].startTool("wait_for_text", waitArgs(pane, cc, "after-the-kill"))
+		waiting := ms[2].startTool("wait_for_text", waitArgs(pane, cb, "after-the-kill"))
+		if err := ms[1].Cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		ms[1].awaitExit(replyBound)
+		printLine(t, sock, pane, "after-the-kill")
+		out := ms[2].mustAnswer(t, "wait_for_text", waiting)
+		if out["outcome"] != "matched" {
+			t.Errorf("the surviving wait: %v", out)
+		}
+	})
+
+	t.Run("a cursor survives its instance's restart", func(t *testing.T) {
+		pane := newPane(t, sock, "sh")
+		c := cursorOf(t, ms[2], pane)
+		ms[2].CloseInput()
+		if !ms[2].awaitExit(replyBound) {
+			t.Fatal("tmux-mcp did not exit on stdin EOF")
+		}
+		printLine(t, sock, pane, "while-restarting")
+		again := launchMCP(t, sock, "", "--safety", "destructive")
+		out := again.mustTool(t, "wait_for_text", waitArgs(pane, c, "while-restarting"))
+		if out["outcome"] != "matched" || out["missedBytes"] != float64(0) {
+			t.Errorf("the restarted instance from the old cursor: %v", out)
+		}
+	})
+}
