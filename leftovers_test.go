@@ -7,9 +7,14 @@ package main
 // @tmux-mcp-hold and a pane-level remain-on-exit on a pane held for its exit
 // status; one global pane-died hook entry (tiers mutating and destructive);
 // one private directory $TMPDIR/tmux-mcp-<pid>-<random>; `tmux wait-for`
-// children; and the `cat` relays that pipe-pane runs. After it ends, however
-// it ends, and once a fresh tmux-mcp has started on the same socket, none of
-// them is left and every pane's own remain-on-exit is what it was.
+// children; and what pipe-pane runs: a pane's tap (the tmux-mcp binary in
+// tap mode, with its socket in $TMPDIR/tmux-mcp-taps-<uid>-<hash>), or a
+// `cat` relay into a FIFO for a gated program. After it ends, however it
+// ends, once a fresh tmux-mcp has started on the same socket and its taps
+// have had --stream-idle (tapIdle here) without a reader, none of them is
+// left and every pane's own remain-on-exit is what it was: a tap outlives
+// the instance that started it on purpose, so that a restarted instance
+// or another one continues its stream.
 //
 // Every tmux here is private (tmuxtest.Server: its own socket, -f
 // /dev/null, killed at cleanup); every process is signalled by its pid. The
@@ -32,6 +37,10 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
+
+// tapIdle is the --stream-idle of every instance here: how long a tap
+// lives on without a reader.
+const tapIdle = "--stream-idle=3s"
 
 const (
 	pipeOption = "@tmux-mcp-pipe" // on a watched pane
@@ -117,7 +126,7 @@ func testLeftoverAfterKill(t *testing.T, call inFlightCall, kill killMode) {
 	sock := tmuxtest.Server(t)
 	tmpdir := privateTmpdir(t)
 	panes := makeTestPanes(t, sock, call.program, call.exits)
-	m := launchMCP(t, sock, tmpdir, "--safety", call.safety)
+	m := launchMCP(t, sock, tmpdir, "--safety", call.safety, tapIdle)
 	for _, p := range panes {
 		m.start("tools/call", map[string]any{"name": call.tool, "arguments": call.args(p.id)})
 	}
@@ -165,7 +174,7 @@ func TestLeftoverFootprints(t *testing.T) {
 			tmpdir := privateTmpdir(t)
 			watched := newPane(t, sock, "sleep", "1000")
 			untouched := newPane(t, sock, "sleep", "1000")
-			m := launchMCP(t, sock, tmpdir, "--safety", tc.safety)
+			m := launchMCP(t, sock, tmpdir, "--safety", tc.safety, tapIdle)
 
 			want := map[string]string{watched: pipeOption} // pane → the option it must carry
 			m.start("tools/call", map[string]any{"name": "wait_for_text", "arguments": map[string]any{
@@ -282,7 +291,7 @@ func TestLeftoverNoClient(t *testing.T) {
 		}
 	}()
 
-	m := launchMCP(t, sock, privateTmpdir(t))
+	m := launchMCP(t, sock, privateTmpdir(t), tapIdle)
 	var replies []string
 	for i, p := range panes {
 		replies = append(replies, m.start("tools/call", map[string]any{"name": "wait_for_text", "arguments": map[string]any{
@@ -344,7 +353,7 @@ func TestLeftoverStaleHoldAfterRestart(t *testing.T) {
 	skipIfShort(t)
 	sock := tmuxtest.Server(t)
 	newPane(t, sock, "sleep", "1000")
-	m := launchMCP(t, sock, privateTmpdir(t), "--exit-grace", "4s")
+	m := launchMCP(t, sock, privateTmpdir(t), "--exit-grace", "4s", tapIdle)
 	old := []string{"%0", "%1"}
 	for _, p := range old {
 		out, err := m.tool("wait_for_exit", map[string]any{"paneId": p, "timeoutMs": 500})
@@ -450,7 +459,7 @@ func TestLeftoverKillServerWhileWatched(t *testing.T) {
 	sock := tmuxtest.Server(t)
 	tmpdir := privateTmpdir(t)
 	watched, held := newPane(t, sock, "sleep", "1000"), newPane(t, sock, "sleep", "1000")
-	m := launchMCP(t, sock, tmpdir, "--safety", "destructive")
+	m := launchMCP(t, sock, tmpdir, "--safety", "destructive", tapIdle)
 	text := m.start("tools/call", map[string]any{"name": "wait_for_text", "arguments": map[string]any{
 		"paneId": watched, "patterns": []string{"never printed 0d9e"}, "timeoutMs": 30000}})
 	exit := m.start("tools/call", map[string]any{"name": "wait_for_exit", "arguments": map[string]any{
@@ -644,10 +653,17 @@ func checkNoOptionsElsewhere(t *testing.T, sock string) {
 // named for pid, with only FIFOs and command files in it.
 func checkTmpdirFootprint(t *testing.T, tmpdir string, pid int) {
 	t.Helper()
-	entries := tmpdirEntries(tmpdir)
+	var entries []string
+	for _, e := range tmpdirEntries(tmpdir) {
+		if tapsDir.MatchString(e) {
+			checkTapsDir(t, filepath.Join(tmpdir, e))
+			continue
+		}
+		entries = append(entries, e)
+	}
 	name := regexp.MustCompile(fmt.Sprintf(`^tmux-mcp-%d-[^/]+$`, pid))
 	if len(entries) != 1 || !name.MatchString(entries[0]) {
-		t.Errorf("TMPDIR holds %q, want one directory tmux-mcp-%d-<random>", entries, pid)
+		t.Errorf("TMPDIR holds %q, want one directory tmux-mcp-%d-<random> (and the taps' directory)", entries, pid)
 		return
 	}
 	dir := filepath.Join(tmpdir, entries[0])
@@ -668,6 +684,31 @@ func checkTmpdirFootprint(t *testing.T, tmpdir string, pid int) {
 // tmux-mcp, the pipe-pane relays (a cat under the tmux server whose stdout
 // is a FIFO there; one per open pipe-pane) and pane programs (a shell
 // reading a command file).
+// tapsDir names the taps' directory of a tmux server.
+var tapsDir = regexp.MustCompile(`^tmux-mcp-taps-[0-9]+-[0-9a-f]{8}$`)
+
+// checkTapsDir checks that the taps' directory is private and holds only
+// their sockets.
+func checkTapsDir(t *testing.T, dir string) {
+	t.Helper()
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Errorf("%s: want a directory of mode 0700: %v %v", dir, fi, err)
+		return
+	}
+	files, _ := os.ReadDir(dir)
+	for _, f := range files {
+		if f.Type() != fs.ModeSocket || !strings.HasSuffix(f.Name(), ".sock") {
+			t.Errorf("%s: %s is %v, want only taps' sockets", dir, f.Name(), f.Type())
+		}
+	}
+}
+
+// isTap reports whether p is a pane's tap: this binary run as "tap".
+func isTap(p process) bool {
+	return len(p.argv) > 1 && filepath.Base(p.argv[0]) == "tmux-mcp" && p.argv[1] == "tap"
+}
+
 func checkProcessFootprints(t *testing.T, sock, tmpdir string, pid int) {
 	t.Helper()
 	if runtime.GOOS != "linux" {
@@ -695,6 +736,10 @@ func checkProcessFootprints(t *testing.T, sock, tmpdir string, pid int) {
 		if p.pid == pid || isDescendant(ps, p.pid, pid) {
 			continue
 		}
+		if isTap(p) && isDescendant(ps, p.pid, server) && slices.Contains(p.argv, sock) {
+			relays++
+			continue
+		}
 		open := fdsInto(p.pid, tmpdir)
 		if len(open) == 0 || inPane(ps, panes, p.pid) {
 			continue
@@ -713,7 +758,7 @@ func checkProcessFootprints(t *testing.T, sock, tmpdir string, pid int) {
 		}
 	}
 	if relays != piped {
-		t.Errorf("%d pipe-pane relays (cat writing a FIFO in TMPDIR), want one per open pipe-pane: %d", relays, piped)
+		t.Errorf("%d pipe-pane relays (taps, or cat writing a FIFO in TMPDIR), want one per open pipe-pane: %d", relays, piped)
 	}
 }
 
@@ -834,6 +879,9 @@ func processProblems(sock, tmpdir string, ours []process, panes map[string]paneI
 		if isWaitFor(p) && slices.Contains(p.argv, sock) {
 			out = append(out, fmt.Sprintf("wait-for left: %d %q", p.pid, p.argv))
 		}
+		if isTap(p) && slices.Contains(p.argv, sock) {
+			out = append(out, fmt.Sprintf("tap left: %d %q", p.pid, p.argv))
+		}
 	}
 	return out
 }
@@ -865,7 +913,7 @@ func (c cleanState) settle() []string {
 // client restarting it would, and waits for it to exit on stdin EOF.
 func runFreshOnce(t *testing.T, sock, tmpdir, safety string) {
 	t.Helper()
-	f := launchMCP(t, sock, tmpdir, "--safety", safety)
+	f := launchMCP(t, sock, tmpdir, "--safety", safety, tapIdle)
 	if _, err := f.tool("list_panes", map[string]any{}); err != nil {
 		t.Errorf("fresh tmux-mcp: list_panes: %v", err)
 	}

@@ -24,6 +24,32 @@
 // tmux delays closing a pane until its pipe has taken all the pane's
 // output, so a stream of a pane that closes ends with its last byte.
 //
+// # Taps
+//
+// With [Options.TapBinary] set (the server sets it to its own binary on
+// Linux), a watched pane's pipe-pane runs that binary as the pane's tap
+// ([RunTap]) instead of a `cat` into a FIFO, through the same guarded
+// open. The tap owns the pane's stream — the filtered text in a ring
+// bounded by --stream-buffer, its frame markers, the generation — and
+// serves any number of readers of the same user on a unix socket in a
+// private 0700 directory per tmux server ($TMUX_TMPDIR or the temporary
+// directory, named from the uid and the server's socket path), checking
+// each reader's uid with SO_PEERCRED. The pane's mark ("tap.<generation>
+// <socket>", then ".<tap pid>") is how every instance finds it. A reader
+// asks for "generation G from offset N" (tapwire.go) and gets the text
+// from there, a skip for what the ring no longer holds, then live text;
+// each instance's [Stream] of the pane is a mirror with the tap's offsets,
+// so a cursor is the tap's: valid in every instance, and across restarts
+// while the tap lives. What belongs to one instance stays there: its echo
+// discount, its commands (found by nonce in the shared markers), its holds.
+//
+// A tap ends at its pipe's end (the pane closed, or someone closed or
+// replaced the pipe: it then clears its mark first and never touches the
+// pipe) or after --stream-idle with no reader (it closes its pipe, guarded
+// by its mark, and clears the mark). An instance leaving a tap only
+// closes its connection. Gated programs ([Hub.WatchPiped] with an ack)
+// keep a FIFO of the instance's own: only that instance may ack.
+//
 // # Deaths
 //
 // A pane that closes ends its pipe (the FIFO reaches EOF). A pane kept
@@ -61,6 +87,7 @@
 //	start-up sweep         New                           its end, or its 20 s bound                   Close (Hub.wg)
 //	FIFO opener (1/pane)   a watch (newFIFO)             the relay opening the FIFO; fifo.release     Close (Hub.wg)
 //	FIFO reader (1/pane)   a watch (startFeeding)        the pipe's EOF; stopReading at Close         Close (Hub.wg)
+//	tap follower (1/pane)  a watch (joinTap, followOwnTap) the tap's end; closeTap (Close, expiry)     Close (Hub.wg)
 //	relay recorder         the reader, once per relay    its tmux command (5 s bound)                 Close (Hub.wg)
 //	death listener         the first watch or hold       deathListener.stop (signal, then cancel)     Close, then Hub.wg
 //	tracker loop           New (newExitTracker)          Hub.done                                     Close (Hub.wg)
@@ -73,4 +100,10 @@
 // call goFunc, which does nothing once Close has begun; the timer that
 // forgets an exit record only takes ExitTracker.mu. Neither is waited
 // for: each returns at once.
+//
+// A tap process ([RunTap]) has its own few goroutines: the stdin reader
+// (ends at the pipe's end), the acceptor (ends when the listener closes),
+// one server per reader (ends when its reader leaves or the tap ends:
+// the tap closes every connection and waits for them), and the signal
+// and idle watchers, which only start the tap's end.
 package live
