@@ -206,6 +206,7 @@ func (h *Hub) watch(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*
 
 	old := h.stream(p)
 	if old != nil && old.valid() && !old.isDead() && gate.AckChannel == "" {
+		old.syncTap(ctx)
 		return old, nil
 	}
 	s, err := h.startStream(ctx, p, gate)

@@ -314,10 +314,23 @@ func (t *tap) serve(c *net.UnixConn) {
 		return
 	}
 	gone := make(chan struct{})
+	syncs := make(chan struct{}, 64)
 	go func() {
-		io.Copy(io.Discard, br)
-		close(gone)
+		defer close(gone)
+		for {
+			line, err := br.ReadString('\n')
+			if err != nil {
+				return
+			}
+			if line == tapSyncReq {
+				select {
+				case syncs <- struct{}{}:
+				default: // the reader asks faster than it reads: it gets later answers
+				}
+			}
+		}
 	}()
+	pendingSyncs := 0
 	w := bufio.NewWriterSize(c, 64<<10)
 
 	s := t.s
@@ -374,6 +387,11 @@ func (t *tap) serve(c *net.UnixConn) {
 		if !atEnd {
 			continue
 		}
+		for ; pendingSyncs > 0; pendingSyncs-- {
+			if writeFrame(w, tapSynced, nil) != nil {
+				return
+			}
+		}
 		if ended {
 			writeFrame(w, tapEnd, nil)
 			w.Flush()
@@ -388,6 +406,8 @@ func (t *tap) serve(c *net.UnixConn) {
 		}
 		select {
 		case <-changed:
+		case <-syncs:
+			pendingSyncs++
 		case <-gone:
 			return
 		case <-t.done:

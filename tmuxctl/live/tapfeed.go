@@ -27,6 +27,89 @@ type tapConn struct {
 	conn    *net.UnixConn
 	br      *bufio.Reader
 	closing atomic.Bool // this instance closed it: not a loss
+	// joined, for a tap of our own, is closed once its connection is made
+	// or has failed; nil for a tap joined synchronously.
+	joined chan struct{}
+
+	// Syncs: asked counts "sync" lines sent, answered the Y frames read;
+	// synced is closed and replaced on each answer.
+	syncMu   sync.Mutex
+	asked    int64
+	answered int64
+	synced   chan struct{}
+}
+
+// tapSyncBound bounds one sync with a tap: a reader never waits longer
+// than this for output the tap already holds.
+const tapSyncBound = 250 * time.Millisecond
+
+// sync waits until this stream has everything the tap held when asked,
+// so that a call sees all that tmux has already handed the tap. A slow or
+// gone tap only delays it by tapSyncBound.
+func (tc *tapConn) sync(ctx context.Context) {
+	if tc.joined != nil {
+		// A tap of our own that is still starting: what it reads is ours
+		// to see once it answers.
+		select {
+		case <-tc.joined:
+		case <-time.After(tapJoinPatience):
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+	tc.mu.Lock()
+	conn := tc.conn
+	tc.mu.Unlock()
+	if conn == nil || tc.closing.Load() {
+		return
+	}
+	tc.syncMu.Lock()
+	if tc.synced == nil {
+		tc.synced = make(chan struct{})
+	}
+	tc.asked++
+	want := tc.asked
+	tc.syncMu.Unlock()
+	conn.SetWriteDeadline(time.Now().Add(tapSyncBound))
+	if _, err := conn.Write([]byte(tapSyncReq)); err != nil {
+		return
+	}
+	timeout := time.After(tapSyncBound)
+	for {
+		tc.syncMu.Lock()
+		done, ch := tc.answered >= want, tc.synced
+		tc.syncMu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-ch:
+		case <-timeout:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// gotSync records one Y frame.
+func (tc *tapConn) gotSync() {
+	tc.syncMu.Lock()
+	defer tc.syncMu.Unlock()
+	tc.answered++
+	if tc.synced != nil {
+		close(tc.synced)
+	}
+	tc.synced = make(chan struct{})
+}
+
+// syncTap brings a tapped stream up to what its tap holds (see
+// tapConn.sync); other streams need nothing.
+func (s *Stream) syncTap(ctx context.Context) {
+	if s != nil && s.tap != nil && !s.isDead() {
+		s.tap.sync(ctx)
+	}
 }
 
 // tapJoinPatience is how long a tap that was just started (by this
@@ -110,11 +193,12 @@ func tapGone(h *Hub, p tmuxctl.PaneID, info tapInfo) bool {
 func (h *Hub) followOwnTap(p tmuxctl.PaneID, info tapInfo) (*Stream, error) {
 	s := newStream(h, p, h.opts.BufferBytes)
 	s.gen, s.mark = info.gen, info.baseMark()
-	tc := &tapConn{info: info}
+	tc := &tapConn{info: info, joined: make(chan struct{})}
 	s.tap = tc
 	if !h.goFunc(func() {
 		conn, br, head, err := h.dialTap(h.ctx, p, info)
 		if err != nil {
+			close(tc.joined)
 			s.mu.Lock()
 			s.pipeEnded = true
 			s.mu.Unlock()
@@ -137,6 +221,7 @@ func (h *Hub) followOwnTap(p tmuxctl.PaneID, info tapInfo) (*Stream, error) {
 		if closing {
 			conn.Close()
 		}
+		close(tc.joined)
 		h.feedTap(s, tc)
 	}) {
 		return nil, ErrHubClosed
@@ -292,6 +377,10 @@ func (h *Hub) feedTap(s *Stream, tc *tapConn) {
 			break
 		}
 		buf = body[:0]
+		if kind == tapSynced {
+			tc.gotSync()
+			continue
+		}
 		ended = s.applyTap(kind, body)
 	}
 	tc.conn.Close()
@@ -363,6 +452,9 @@ func (s *Stream) closeTap() {
 // before a restart — the pane's tap of that generation, joined now.
 func (h *Hub) LookupOn(ctx context.Context, gen [16]byte, p tmuxctl.PaneID) (*Stream, Failure, bool) {
 	s, f, ok := h.Lookup(gen)
+	if ok {
+		s.syncTap(ctx)
+	}
 	if ok || h.opts.TapBinary == "" {
 		return s, f, ok
 	}

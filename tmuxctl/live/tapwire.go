@@ -29,8 +29,15 @@ import (
 //	M  a frame marker (JSON frame.Marker) at its offset, sent after the
 //	   text before it
 //	E  the pane's pipe reached its end: no more text will come
+//	Y  synced: everything the tap held when the reader's last "sync"
+//	   line came has been sent
 //	X  refusal (text): a wrong generation or a bad request
+//
+// After its request a reader may send "sync\n" lines; each is answered by
+// one Y frame.
 const (
+	tapSynced  = 'Y'
+	tapSyncReq = "sync\n"
 	tapHello   = "ltxtap1"
 	tapHeader  = 'H'
 	tapText    = 'T'
