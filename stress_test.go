@@ -46,7 +46,7 @@ func TestStress(t *testing.T) {
 	}
 	clientsBefore := tmuxtest.Run(t, sock, "list-clients")
 	tmpdir := privateTmpdir(t)
-	m := launchMCP(t, sock, tmpdir, "--safety", "destructive")
+	m := launchMCP(t, sock, tmpdir, "--safety", "destructive", tapIdle) // its taps end 3 s after it
 
 	k := &tally{t: t}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(seconds)*time.Second)
