@@ -1,12 +1,16 @@
 package main
 
-// TestStress drives one tmux-mcp hard on a private tmux that is busy the
+// TestStress drives four tmux-mcp instances hard on a private tmux that is
+// busy the
 // way a person's is: sessions whose panes print now and then, ordinary
 // clients attaching and detaching on a pty, another client making, renaming
 // and killing windows. It is the load under which a control client crashes
 // tmux < 3.7 (issue 7). It asserts that the tmux server never changes (no
 // crash), that every call gets its reply within a generous bound, and that
 // once tmux-mcp has exited the hooks and clients are as they were before.
+// The instances share the panes' taps: every instance waits on every
+// ticking pane, and each capture_since continues, in the next instance,
+// the cursor the last one returned.
 //
 // TMUX_MCP_STRESS_SECONDS sets how long it runs (default 10; CI runs 60).
 // scripts/stress.sh runs it.
@@ -46,7 +50,12 @@ func TestStress(t *testing.T) {
 	}
 	clientsBefore := tmuxtest.Run(t, sock, "list-clients")
 	tmpdir := privateTmpdir(t)
-	m := launchMCP(t, sock, tmpdir, "--safety", "destructive", tapIdle) // its taps end 3 s after it
+	const instances = 4
+	var ms []*mcpServer
+	for range instances {
+		ms = append(ms, launchMCP(t, sock, tmpdir, "--safety", "destructive", tapIdle)) // taps end 3 s after the last
+	}
+	m := ms[0]
 
 	k := &tally{t: t}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(seconds)*time.Second)
@@ -76,26 +85,31 @@ func TestStress(t *testing.T) {
 		}
 		var calls sync.WaitGroup
 		do := func(what string, f func() error) { calls.Go(func() { record(what, f()) }) }
-		for _, p := range tickers {
-			// "tick 3" matches tick 3, 30-39, 300-399...: sometimes in time.
-			pattern := fmt.Sprintf("tick %d", 1+rand.IntN(9))
-			timeout := 200 + rand.IntN(1300)
-			do("wait_for_text "+p, func() error { return waitForTick(m, p, pattern, timeout) })
+		for n, mi := range ms {
+			for _, p := range tickers {
+				// "tick 3" matches tick 3, 30-39, 300-399...: sometimes in time.
+				pattern := fmt.Sprintf("tick %d", 1+rand.IntN(9))
+				timeout := 200 + rand.IntN(1300)
+				do(fmt.Sprintf("instance %d: wait_for_text %s", n, p), func() error { return waitForTick(mi, p, pattern, timeout) })
+			}
 		}
-		for _, p := range quiet {
-			do("wait_for_text "+p, func() error { return waitInVain(m, p, round) })
+		for i, p := range quiet {
+			do("wait_for_text "+p, func() error { return waitInVain(ms[(round+i)%instances], p, round) })
 		}
 		for i := range 4 {
 			p := tickers[(round*4+i)%len(tickers)]
-			do("capture_since "+p, func() error { return cursors.capture(m, p) })
+			mi := ms[(round+i)%instances]
+			do("capture_since "+p, func() error { return cursors.capture(mi, p) })
 		}
-		do("list_panes", func() error { return listPanesAtLeast(m, 2*len(tickers)) })
+		do("list_panes", func() error { return listPanesAtLeast(ms[round%instances], 2*len(tickers)) })
 		do("create_window and kill_window", func() error { return makeAndKillWindow(m, mcpSession, round) })
 		calls.Wait()
 
 		crashed := samePID(sock, serverPid)
 		record("tmux server unchanged", crashed)
-		record("no client of tmux-mcp", noClientOf(sock, m.pid()))
+		for _, mi := range ms {
+			record("no client of tmux-mcp", noClientOf(sock, mi.pid()))
+		}
 		rounds++
 		if failed.Load() {
 			roundsFailed++
@@ -107,8 +121,12 @@ func TestStress(t *testing.T) {
 	cancel()
 	background.Wait()
 
-	m.CloseInput()
-	k.check("tmux-mcp exits on stdin EOF", boolErr(m.awaitExit(replyBound), "still running %v after stdin EOF", replyBound))
+	for _, mi := range ms {
+		mi.CloseInput()
+	}
+	for _, mi := range ms {
+		k.check("tmux-mcp exits on stdin EOF", boolErr(mi.awaitExit(replyBound), "still running %v after stdin EOF", replyBound))
+	}
 	crashed := samePID(sock, serverPid)
 	k.check("tmux server unchanged at the end", crashed)
 	if crashed == nil {
