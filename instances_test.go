@@ -8,6 +8,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -134,4 +135,33 @@ func TestInstancesShareAPane(t *testing.T) {
 			t.Errorf("the restarted instance from the old cursor: %v", out)
 		}
 	})
+}
+
+// A pane the user pipes keeps the user's pipe: run_shell_command there is
+// refused with an error that names the pipe and what to do, and the pipe
+// goes on receiving everything the pane prints.
+func TestInstancesLeaveTheUsersPipe(t *testing.T) {
+	skipIfShort(t)
+	sock := tmuxtest.Server(t)
+	m := launchMCP(t, sock, "", "--safety", "destructive")
+	pane := newPane(t, sock, "sh")
+	logFile := t.TempDir() + "/my.log"
+	tmuxtest.Run(t, sock, "pipe-pane", "-t", pane, "cat >> "+logFile)
+	_, err := m.tool("run_shell_command", map[string]any{"paneId": pane, "command": "echo hi", "timeoutMs": 10000})
+	if err == nil || !strings.Contains(err.Error(), "pipe-pane of someone else") || !strings.Contains(err.Error(), "tmux pipe-pane -t "+pane) {
+		t.Errorf("run_shell_command on the user's piped pane: %v, want a refusal naming the pipe and how to close it", err)
+	}
+	printLine(t, sock, pane, "still-logged")
+	if !poll(settleBound, func() bool {
+		b, _ := os.ReadFile(logFile)
+		return strings.Contains(string(b), "still-logged")
+	}) {
+		t.Errorf("the user's pipe did not receive the pane's output")
+	}
+	if p, _ := listPanes(sock); !p[pane].pipe {
+		t.Errorf("%s: the user's pipe is gone", pane)
+	}
+	if mark := strings.TrimSpace(tmuxtest.Run(t, sock, "display", "-p", "-t", pane, "#{"+pipeOption+"}")); mark != "" {
+		t.Errorf("%s: marked %q, but the pipe is the user's", pane, mark)
+	}
 }
