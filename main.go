@@ -37,6 +37,7 @@ func main() {
 type config struct {
 	socketName, socketPath string
 	tmuxBin                string
+	tmuxClient             string
 	safety                 string
 	waitCeilingMs          int
 	maxLines, maxBytes     int
@@ -93,6 +94,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	strFlag(&c.socketPath, []string{"socket-path", "S"}, "TMUX_MCP_SOCKET_PATH", "", "tmux socket path, as tmux -S; wins over -L")
 	strFlag(&c.safety, []string{"safety"}, "TMUX_MCP_SAFETY", "mutating", "tools offered: readonly, mutating or destructive")
 	strFlag(&c.tmuxBin, []string{"tmux"}, "TMUX_MCP_TMUX_BIN", "tmux", "tmux executable")
+	strFlag(&c.tmuxClient, []string{"tmux-client"}, "TMUX_MCP_TMUX_CLIENT", tmuxctl.TransportNative, "how commands reach tmux: native (its client protocol over the socket, no process; falls back to exec on a server it does not understand) or exec (run the tmux executable for each)")
 	intFlag(&c.waitCeilingMs, "wait-ceiling", "TMUX_MCP_WAIT_CEILING_MS", int(handlers.DefaultLimits.WaitCeiling/time.Millisecond), "longest wait any call may make, in ms; longer requests are clamped")
 	intFlag(&c.maxLines, "max-lines", "TMUX_MCP_MAX_LINES", handlers.DefaultLimits.MaxLines, "most lines of pane text in one result")
 	intFlag(&c.maxBytes, "max-bytes", "TMUX_MCP_MAX_BYTES", handlers.DefaultLimits.MaxBytes, "most bytes of text in one result")
@@ -139,6 +141,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if _, err := tools.ParseTier(c.safety); err != nil {
 		errs = append(errs, err)
 	}
+	if c.tmuxClient != tmuxctl.TransportNative && c.tmuxClient != tmuxctl.TransportExec {
+		errs = append(errs, fmt.Errorf("--tmux-client must be %s or %s, got %q", tmuxctl.TransportNative, tmuxctl.TransportExec, c.tmuxClient))
+	}
 	return c, errors.Join(errs...)
 }
 
@@ -156,7 +161,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	tier, _ := tools.ParseTier(cfg.safety)
-	client := tmuxctl.New(tmuxctl.Config{Binary: cfg.tmuxBin, SocketName: cfg.socketName, SocketPath: cfg.socketPath})
+	client := tmuxctl.New(tmuxctl.Config{Binary: cfg.tmuxBin, SocketName: cfg.socketName, SocketPath: cfg.socketPath, TmuxClient: cfg.tmuxClient})
 
 	ctx := context.Background()
 	tmuxVersion := "unknown"
@@ -168,7 +173,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "tmux-mcp: warning: tmux %s is older than 3.2a, the oldest supported\n", v)
 		}
 	}
-	fmt.Fprintf(stderr, "tmux-mcp %s: socket %s, tmux %s, safety %s\n", version, client.Describe(), tmuxVersion, tools.TierName(tier))
+	fmt.Fprintf(stderr, "tmux-mcp %s: socket %s, tmux %s, client %s, safety %s\n", version, client.Describe(), tmuxVersion, client.Transport(), tools.TierName(tier))
 
 	stop := make(chan struct{})
 	signals := make(chan os.Signal, 1)
