@@ -8,7 +8,11 @@
 #   5. the testscript goldens and the stress test against every other tmux
 #      release of the version matrix, each built from the sources in
 #      ../shared/tmux-src (beside the checkout) and cached (no -race there:
-#      step 3 has it, and this step is about what differs between versions).
+#      step 3 has it, and this step is about what differs between versions);
+#      on every version also tmuxctl's native-client tests (its equivalence
+#      with the tmux binary among them), and on one version ($exec_version)
+#      the goldens once more with the tmux binary forced
+#      (TMUX_MCP_TMUX_CLIENT=exec).
 #
 # Step 1 and 2 stop at the first failure; a failing test or tmux version
 # does not stop the others. It prints how long each part took, one line per
@@ -36,6 +40,10 @@ cd "$(dirname "$0")/.."
 full_timeout=20m
 matrix_timeout=10m
 matrix_run='TestScripts|TestStress'
+# tmuxctl's tests of the native client against the binary, for every version.
+native_run='TestNative|TestExecTransport'
+# The version whose goldens also run with the tmux binary forced.
+exec_version=3.5a
 # CI runs the stress test for a minute (go test alone: 10 s; -short: not at all).
 export TMUX_MCP_STRESS_SECONDS=${TMUX_MCP_STRESS_SECONDS:-60}
 all_versions="3.2a 3.4 3.5a 3.6a 3.7c"
@@ -148,6 +156,16 @@ else
 		TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v" \
 			-count=1 -timeout "$matrix_timeout" -run "$matrix_run" .
 		done_part
+		part "tmux $v: go test -run '$native_run' ./tmuxctl"
+		TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v (native client against the binary)" \
+			-count=1 -timeout "$matrix_timeout" -run "$native_run" ./tmuxctl
+		done_part
+		if [ "$v" = "$exec_version" ]; then
+			part "tmux $v: go test -run TestScripts . with TMUX_MCP_TMUX_CLIENT=exec"
+			TMUX_MCP_TMUX_CLIENT=exec TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v (tmux binary forced)" \
+				-count=1 -timeout "$matrix_timeout" -run TestScripts .
+			done_part
+		fi
 	done
 fi
 

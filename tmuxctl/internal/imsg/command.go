@@ -79,8 +79,7 @@ const Flags = ClientUTF8
 // Cancelling ctx closes the connection, which ends a command that waits
 // (wait-for) the way a killed tmux client would.
 func Run(ctx context.Context, req Request) (Result, error) {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", req.Socket)
+	conn, err := dial(ctx, req.Socket)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()
@@ -124,6 +123,27 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, ctx.Err()
 	}
 	return res, err
+}
+
+// dial connects to socket. A unix socket whose listen queue is full
+// refuses at once with EAGAIN (the binary then gives up with "Resource
+// temporarily unavailable"); this waits for room instead, as long as ctx
+// allows.
+func dial(ctx context.Context, socket string) (net.Conn, error) {
+	var d net.Dialer
+	pause := 50 * time.Microsecond
+	for {
+		conn, err := d.DialContext(ctx, "unix", socket)
+		if err == nil || !errors.Is(err, syscall.EAGAIN) {
+			return conn, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 5*time.Millisecond)
+	}
 }
 
 // identify builds the messages a tmux client sends first (client.c
