@@ -20,7 +20,8 @@ func benchTool(b *testing.B, name string, args func(sock string) map[string]any,
 	for _, cl := range benchClients {
 		b.Run(cl.name, func(b *testing.B) {
 			sock := tmuxtest.Server(b)
-			c := startServer(b, sock, "--tmux-client", cl.flag)
+			// destructive: create_session's benchmark kills what it made.
+			c := startServer(b, sock, "--tmux-client", cl.flag, "--safety", "destructive")
 			a := args(sock)
 			var rtt []time.Duration
 			for b.Loop() {
@@ -49,10 +50,11 @@ func BenchmarkToolListPanes(b *testing.B) {
 	benchTool(b, "list_panes", func(string) map[string]any { return map[string]any{} }, nil)
 }
 
-// BenchmarkToolCreateSession times create_session alone; the session is
+// BenchmarkToolCreateSession times create_session alone (with the default
+// shell: an argv would add --start-grace to every call); the session is
 // killed after each timed call.
 func BenchmarkToolCreateSession(b *testing.B) {
-	benchTool(b, "create_session", func(string) map[string]any { return map[string]any{"argv": []string{"cat"}} },
+	benchTool(b, "create_session", func(string) map[string]any { return map[string]any{} },
 		func(c *stdioClient, out map[string]any) {
 			c.tool(b, "kill_session", map[string]any{"sessionId": out["sessionId"], "force": true})
 		})
