@@ -155,6 +155,9 @@ func TestNativeOlderBinaryNewerServer(t *testing.T) {
 			if err := c.KillWindow(ctx, created.Window); err != nil {
 				t.Error(err)
 			}
+			if !c.atLeast(ctx, 3, 6) {
+				t.Errorf("version gates read the binary's version (3.5a), not the %s server's", v)
+			}
 			if c.Transport() != TransportNative {
 				t.Errorf("transport %s, want native", c.Transport())
 			}
