@@ -193,12 +193,6 @@ func packCommand(argv []string) ([]byte, Result, bool) {
 	return b, Result{}, true
 }
 
-// CommandFits reports whether argv fits one MSG_COMMAND.
-func CommandFits(argv []string) bool {
-	_, _, ok := packCommand(argv)
-	return ok
-}
-
 func cstring(s string) []byte { return append([]byte(s), 0) }
 
 // A stream is a file the server writes to through this client.
