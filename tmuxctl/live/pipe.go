@@ -44,9 +44,22 @@ func (h *Hub) newFIFO(path string) (*fifo, error) {
 }
 
 // abandon gives up a FIFO no relay will ever open: the pending open is
-// released (it then reads EOF at once) and the file removed.
+// released (it then reads EOF at once) and the file removed. The opening
+// goroutine may not have reached its open yet, and a writer's open fails
+// (ENXIO) while no reader is there: so it tries again until one succeeds
+// or the open has returned anyway.
 func (f *fifo) abandon() {
-	unblock(f.path)
+	for !unblock(f.path) {
+		select {
+		case file, ok := <-f.opened:
+			if ok {
+				file.Close()
+			}
+			os.Remove(f.path)
+			return
+		case <-time.After(time.Millisecond):
+		}
+	}
 	if file, ok := <-f.opened; ok {
 		file.Close()
 	}
@@ -54,11 +67,15 @@ func (f *fifo) abandon() {
 }
 
 // unblock opens path for writing and closes it, so a reader blocked
-// opening it goes on (and then reads EOF).
-func unblock(path string) {
-	if w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-		w.Close()
+// opening it goes on (and then reads EOF). It reports whether it could:
+// with no reader there yet, it cannot.
+func unblock(path string) bool {
+	w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
 	}
+	w.Close()
+	return true
 }
 
 // feed copies the FIFO into stream s until the pipe ends, then works out
