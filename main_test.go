@@ -128,6 +128,11 @@ func TestScripts(t *testing.T) {
 			if !version.AtLeast(3, 3) {
 				env.Setenv("TMUX_MCP_TEST_SIZE_NEW_SESSIONS", "1")
 			}
+			// TMUX_MCP_TMUX_CLIENT=exec runs every golden with the tmux
+			// binary forced (scripts/ci.sh does, on one version).
+			if v := os.Getenv("TMUX_MCP_TMUX_CLIENT"); v != "" {
+				env.Setenv("TMUX_MCP_TMUX_CLIENT", v)
+			}
 			// A binary built with -race sleeps 1 s as it exits, by default,
 			// so that other threads can finish reporting; the server and
 			// mcp-replay are such binaries under go test -race, and that
