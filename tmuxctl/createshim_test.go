@@ -22,7 +22,7 @@ func TestCreateShimMarksExec(t *testing.T) {
 		{[]string{"/bin/echo", "there"}, true, "there\n"},
 		{[]string{"no-such-program-tmux-mcp"}, false, ""},
 	} {
-		args := append([]string{"-c", createShim, "true", "sock", "channel", "n0nce", "0"}, c.argv...)
+		args := append([]string{"-c", createShim, RunnerName, "true", "sock", "channel", "n0nce", "0"}, c.argv...)
 		out, _ := exec.Command("/bin/sh", args...).Output()
 		var s frame.Scanner
 		found := s.Scan(out)
@@ -46,7 +46,7 @@ func TestCreateShimDefaultCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	for unescape, want := range map[string]string{"1": "yes-ok\n", "0": "$TMUX_MCP_T-ok\n"} {
-		cmd := exec.Command("/bin/sh", "-c", createShim, fake, "sock", "channel", "n0nce", unescape)
+		cmd := exec.Command("/bin/sh", "-c", createShim, RunnerName, fake, "sock", "channel", "n0nce", unescape)
 		cmd.Env = append(os.Environ(), "SHELL=/bin/sh", "TMUX_MCP_T=yes")
 		out, err := cmd.Output()
 		if err != nil {
