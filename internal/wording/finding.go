@@ -68,7 +68,7 @@ func NotStarted(program, kind string, status *int, signal *string, said string) 
 	case status != nil:
 		how = "it exited at once with status " + strconv.Itoa(*status)
 	}
-	msg := fmt.Sprintf("program %s did not start (%s); the %s made for it was removed", strconv.Quote(Shorten(program, 80)), how, kind)
+	msg := fmt.Sprintf("program %s did not start (%s); the %s made for it was removed", plainOrQuoted(Shorten(program, 80)), how, kind)
 	if said != "" {
 		msg += ". It printed: "
 		// The end of what it printed says why: keep that.
