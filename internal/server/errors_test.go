@@ -219,6 +219,7 @@ func TestErrorsInTmuxWords(t *testing.T) {
 					longest, longestText = n, text
 				}
 				checkError(t, text, c.want, sock)
+				t.Log(text)
 			}
 			if after := objects(); after != before {
 				t.Errorf("the failed call changed tmux's panes:\nbefore:\n%s\nafter:\n%s", before, after)
