@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
@@ -56,6 +57,22 @@ func TestCreateShimDefaultCommand(t *testing.T) {
 		found := s.Scan(out)
 		if len(found) != 1 || string(out[found[0].End:]) != want {
 			t.Errorf("unescape=%s: %q, want the marker then %q", unescape, out, want)
+		}
+	}
+}
+
+// What a gating shell itself prints names the runner, never tmux: $0 is
+// RunnerName, not the tmux binary. (true stands in for tmux's wait-for.)
+func TestGateMessagesNameTheRunner(t *testing.T) {
+	for name, script := range map[string]string{"execShim": execShim, "createShim": createShim} {
+		args := []string{"-c", script, RunnerName, "true", "sock", "channel"}
+		if name == "createShim" {
+			args = append(args, "n0nce", "0")
+		}
+		dir := t.TempDir() // a directory passes no check and cannot be exec'd
+		out, _ := exec.Command("/bin/sh", append(args, dir)...).CombinedOutput()
+		if !strings.Contains(string(out), RunnerName+":") || strings.Contains(string(out), "true:") {
+			t.Errorf("%s: %q, want the shell's message to name %s", name, out, RunnerName)
 		}
 	}
 }

@@ -86,7 +86,7 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 	if gate.Ack {
 		gated.Argv = append([]string{"/bin/sh", "-c", ackShim, RunnerName, bin, sock, channel, gate.AckChannel, gate.Nonce}, gated.Argv...)
 	} else {
-		gated.Argv = append([]string{"/bin/sh", "-c", `"$1" -S "$2" wait-for "$3" || exit 126; shift 3; exec "$@"`, RunnerName, bin, sock, channel}, gated.Argv...)
+		gated.Argv = append([]string{"/bin/sh", "-c", execShim, RunnerName, bin, sock, channel}, gated.Argv...)
 	}
 
 	if where.Split != "" && (where.Width > 0 || where.Height > 0) {
@@ -287,6 +287,11 @@ while [ "$i" -lt 200 ]; do
 	sleep 0.01; i=$((i+1))
 done
 exec "$@"`
+
+// execShim is the gating shell of [Client.StartGated] without an ack: $0
+// is [RunnerName], $1 tmux, $2 its socket, $3 the start channel, then the
+// program's argv, which it execs once started.
+const execShim = `"$1" -S "$2" wait-for "$3" || exit 126; shift 3; exec "$@"`
 
 // ackShim (the nonce goes in as the format's %s) runs "$@" after the start channel ($3) of tmux ($1) on socket
 // $2, prints the exit marker with nonce $5, waits for the ack channel ($4) — ten seconds at most, so
