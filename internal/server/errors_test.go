@@ -63,6 +63,8 @@ var errorCases = []errorCase{
 	{"split_window", `{"paneId":"%99","env":{"API_TOKEN":"` + secret + `"}}`, "pane %99 not found"},
 	{"split_window", `{"paneId":"%0","argv":["/etc/passwd"],"env":{"API_TOKEN":"` + secret + `"}}`, "/etc/passwd is not executable"},
 	{"split_window", `{"paneId":"%0","argv":["/nonexistent/bin/prog"]}`, "/nonexistent/bin/prog does not exist"},
+	{"split_window", `{"paneId":"<tiny>","env":{"API_TOKEN":"` + secret + `"}}`, "no space for new pane"},
+	{"split_window", `{"paneId":"<tiny>","direction":"right"}`, "no space for new pane"},
 	{"kill_pane", `{"paneId":"%99"}`, "pane %99 not found"},
 	{"kill_pane", `{"paneId":"<own>"}`, "where this MCP server itself runs"},
 	{"kill_window", `{"windowId":"@99"}`, "window @99 not found"},
@@ -198,13 +200,15 @@ func TestErrorsInTmuxWords(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	tiny := run("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "main:", "-n", "tiny", "cat")
+	run("resize-window", "-t", tiny, "-x", "2", "-y", "2")
 	run("set-buffer", "-b", "held", secret)
 	t.Setenv("TMUX", sock+",1,0")
 	t.Setenv("TMUX_PANE", own[2])
 
 	cs := connect(t, sock)
 	ids := strings.NewReplacer("<own>", own[2], "<ownWindow>", own[1], "<ownSession>", own[0],
-		"<copy>", cp[1], "<copyWindow>", cp[0], "<dead>", dead, "<cursor0>", cursorOf(t, cs, "%0"))
+		"<copy>", cp[1], "<copyWindow>", cp[0], "<dead>", dead, "<tiny>", tiny, "<cursor0>", cursorOf(t, cs, "%0"))
 	objects := func() string { return run("list-panes", "-a", "-F", "#{session_id} #{window_id} #{pane_id}") }
 
 	covered := map[string]bool{}

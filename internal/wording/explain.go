@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -123,10 +124,15 @@ func Reason(err error) string {
 	return Shorten(err.Error(), 300)
 }
 
+// firstLine is the first line of tmux's message, without the "file:line: "
+// that tmux puts before an error of a command it read from a file (this
+// server's private command files).
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return line
+	return sourcedAt.ReplaceAllString(line, "")
 }
+
+var sourcedAt = regexp.MustCompile(`^/[^:]*:[0-9]+: `)
 
 // NotFound says that a session, window or pane was not found, and which
 // exist.

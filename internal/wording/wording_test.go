@@ -27,6 +27,10 @@ func TestRefusalsNeverShowArgv(t *testing.T) {
 	if !strings.Contains(err.Error(), "index in use") {
 		t.Errorf("lost tmux's words: %v", err)
 	}
+	sourced := &tmuxctl.CommandError{Argv: []string{"new-window"}, Message: "/tmp/tmux-mcp-1-x/command:1: no space for new pane"}
+	if err := Explain(context.Background(), nil, sourced); err.Error() != "tmux refused: no space for new pane" {
+		t.Errorf("a sourced command's refusal: %v", err)
+	}
 	pe := &fs.PathError{Op: "open", Path: "/tmp/tmux-mcp-1-x/command", Err: fs.ErrPermission}
 	if err := Explain(context.Background(), nil, fmt.Errorf("writing: %w", pe)); strings.Contains(err.Error(), "/tmp") || !strings.Contains(err.Error(), "permission denied") {
 		t.Errorf("a private file's error: %v", err)
