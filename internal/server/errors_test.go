@@ -174,7 +174,7 @@ var noFailure = map[string]bool{"list_sessions": true, "get_server_info": true, 
 // leaked matches what an error must never show: tmux argv and format
 // strings, the runner's scripts and tmux commands, and tmux's name as
 // the program that printed a message.
-var leaked = regexp.MustCompile(`#\{| -t | -F |if-shell|source-file|pipe-pane|wait-for -S "\$|run-shell|display-message|new-window|new-session|split-window|send-keys|\$TMUX|\bexec "\$@"|(^|[\s/])tmux: |/tmux\b|FIFO|\.fifo|runner`)
+var leaked = regexp.MustCompile(`#\{| -t | -F |if-shell|source-file|pipe-pane|wait-for -S "\$|run-shell|display-message|new-window|new-session|split-window|send-keys|\$TMUX|\bexec "\$@"|(^|[\s/])tmux: |/tmux\b|FIFO|\.fifo|runner|\(\?m\)`)
 
 // TestErrorsInTmuxWords provokes every failure class of every tool
 // through the whole server and checks each error: isError, at most 400
