@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/handlers"
+	"github.com/tmux-mcp/tmux-mcp/internal/cli"
 	"github.com/tmux-mcp/tmux-mcp/internal/server"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
@@ -45,6 +46,14 @@ type config struct {
 	streamIdle, exitGrace  time.Duration
 	startGrace             time.Duration
 	showVersion            bool
+	// A subcommand (internal/cli) and its words; the rest of tmux-mcp's
+	// own additions to serving: HTTP and the audit log.
+	command         *cli.Command
+	args            []string
+	httpAddr        string
+	httpTokenFile   string
+	httpAllowRemote bool
+	auditFile       string
 }
 
 // envDefault returns the environment twin of a flag, or def.
@@ -56,9 +65,16 @@ func envDefault(name, def string) string {
 }
 
 // parseFlags reads flags over environment over defaults. Both -L and
-// --socket-name (and so on) are accepted.
+// --socket-name (and so on) are accepted. A first word naming a
+// subcommand (tmux-mcp call …) selects it; its flags join the server's,
+// and the words among them are its arguments.
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var c config
+	if len(args) > 0 {
+		if c.command = cli.Lookup(args[0]); c.command != nil {
+			args = args[1:]
+		}
+	}
 	fs := flag.NewFlagSet("tmux-mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var errs []error
@@ -102,17 +118,31 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	durFlag(&c.startGrace, "start-grace", "TMUX_MCP_START_GRACE", handlers.DefaultLimits.StartGrace, "a program create_session, create_window or split_window starts that exits within this is reported as not started")
 	durFlag(&c.exitGrace, "exit-grace", "TMUX_MCP_EXIT_GRACE", live.DefaultOptions.ExitGrace, "how long a pane's exit status is held after the last wait on it")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
+	strFlag(&c.httpAddr, []string{"http"}, "TMUX_MCP_HTTP", "", "serve MCP over streamable HTTP at http://ADDR/mcp instead of stdio (token from $TMUX_MCP_HTTP_TOKEN or --http-token-file)")
+	strFlag(&c.httpTokenFile, []string{"http-token-file"}, "TMUX_MCP_HTTP_TOKEN_FILE", "", "file holding the bearer token HTTP requests must carry")
+	fs.BoolVar(&c.httpAllowRemote, "http-allow-remote", false, "let --http listen on an address other than loopback")
+	strFlag(&c.auditFile, []string{"audit"}, "TMUX_MCP_AUDIT", "", "append one JSON line per tool call to this file (never argument values)")
+	if c.command != nil {
+		c.command.Flags(fs)
+	}
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: tmux-mcp [flags]\n\n"+
+		fmt.Fprintf(fs.Output(), "Usage: tmux-mcp [command] [flags]\n\n"+
 			"An MCP server on stdio that drives tmux. Every flag has an environment twin;\n"+
-			"a flag wins over its twin.\n\n")
+			"a flag wins over its twin. Commands, for people (they share the flags):\n%s\n", cli.Names())
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return c, err
-	}
-	if fs.NArg() > 0 {
-		errs = append(errs, fmt.Errorf("unexpected argument %q; tmux-mcp takes only flags", fs.Arg(0)))
+	for {
+		if err := fs.Parse(args); err != nil {
+			return c, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		if c.command == nil {
+			errs = append(errs, fmt.Errorf("unexpected argument %q; tmux-mcp takes flags, or a command first (%s)", fs.Arg(0), cli.List()))
+			break
+		}
+		c.args, args = append(c.args, fs.Arg(0)), fs.Args()[1:]
 	}
 	// Every number is range-checked here, so no handler can overflow one
 	// after doing its work (a ceiling of 1e13 ms once wrapped negative).
@@ -157,6 +187,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	tier, _ := tools.ParseTier(cfg.safety)
+	if cfg.command != nil {
+		return cfg.command.Run(cliEnv(cfg, tier, stdout, stderr))
+	}
 	client := tmuxctl.New(tmuxctl.Config{Binary: cfg.tmuxBin, SocketName: cfg.socketName, SocketPath: cfg.socketPath})
 
 	ctx := context.Background()
