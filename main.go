@@ -21,6 +21,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/internal/cli"
+	"github.com/tmux-mcp/tmux-mcp/internal/httpserve"
 	"github.com/tmux-mcp/tmux-mcp/internal/server"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
@@ -170,6 +171,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if _, err := tools.ParseTier(c.safety); err != nil {
 		errs = append(errs, err)
 	}
+	if c.httpAddr != "" {
+		if err := httpserve.CheckAddr(c.httpAddr, c.httpAllowRemote); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	return c, errors.Join(errs...)
 }
 
@@ -216,8 +222,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		close(stop)
 	}()
 
-	err = serve(ctx, serveOptions{
-		Tmux: client,
+	serveOn := serve
+	if cfg.httpAddr != "" {
+		serveOn = httpServer(cfg, stderr)
+	}
+	err = serveOn(ctx, serveOptions{
+		Setup: setup(cfg),
+		Tmux:  client,
 		Limits: handlers.Limits{
 			WaitCeiling: time.Duration(cfg.waitCeilingMs) * time.Millisecond,
 			MaxLines:    cfg.maxLines,
@@ -249,6 +260,8 @@ type serveOptions struct {
 	// Stop, when closed, ends the server like EOF on In, except that calls
 	// in flight are cancelled (and answered) at once: SIGTERM and SIGINT.
 	Stop <-chan struct{}
+	// Setup, when set, adds to the server before it serves (the audit log).
+	Setup func(*server.Server) error
 }
 
 // drainTimeout is how long requests in flight at EOF may run before the
@@ -265,6 +278,11 @@ func serve(ctx context.Context, o serveOptions) error {
 		return err
 	}
 	defer srv.Close()
+	if o.Setup != nil {
+		if err := o.Setup(srv); err != nil {
+			return err
+		}
+	}
 
 	transport := stdio.New(o.In, o.Out)
 	go func() {
