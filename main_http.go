@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 
+	"github.com/tmux-mcp/tmux-mcp/internal/audit"
 	"github.com/tmux-mcp/tmux-mcp/internal/httpserve"
 	"github.com/tmux-mcp/tmux-mcp/internal/server"
 )
@@ -38,7 +39,19 @@ func httpServer(cfg config, stderr io.Writer) func(context.Context, serveOptions
 	}
 }
 
-// setup is what the flags add to a server before it serves: the audit log.
+// setup is what the flags add to a server before it serves: the audit
+// log, outermost, so that it sees every call (refused ones too). The file
+// stays open until the process ends.
 func setup(cfg config) func(*server.Server) error {
-	return func(srv *server.Server) error { return nil }
+	return func(srv *server.Server) error {
+		if cfg.auditFile == "" {
+			return nil
+		}
+		log, _, err := audit.Open(cfg.auditFile)
+		if err != nil {
+			return err
+		}
+		srv.MCP.AddReceivingMiddleware(log.Middleware)
+		return nil
+	}
 }

@@ -54,7 +54,9 @@ func served(t *testing.T) (url string, callsDone <-chan error) {
 	}
 	stop := make(chan struct{})
 	served := make(chan error, 1)
-	go func() { served <- httpserve.Serve(context.Background(), ln, httpserve.Handler(srv.MCP, token), stop, srv.CancelCalls) }()
+	go func() {
+		served <- httpserve.Serve(context.Background(), ln, httpserve.Handler(srv.MCP, token), stop, srv.CancelCalls)
+	}()
 	t.Cleanup(func() {
 		close(stop)
 		if err := <-served; err != nil {
