@@ -7,6 +7,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tmux-mcp/tmux-mcp/handlers"
+	"github.com/tmux-mcp/tmux-mcp/internal/prompts"
+	"github.com/tmux-mcp/tmux-mcp/internal/resources"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tools"
@@ -28,6 +30,7 @@ type Server struct {
 	MCP *mcp.Server
 
 	hub         *live.Hub
+	resources   *resources.Resources // its subscriptions end before the hub closes
 	cancelCalls context.CancelFunc
 	closeOnce   sync.Once
 }
@@ -43,7 +46,11 @@ func New(o Options) (*Server, error) {
 	}
 	shutdown, cancel := context.WithCancel(context.Background())
 	h := handlers.New(shutdown, o.Tmux, hub, o.Limits)
-	return &Server{MCP: tools.NewServer(o.Version, h, o.Tier), hub: hub, cancelCalls: cancel}, nil
+	res, pr := resources.New(o.Tmux, hub), prompts.New(o.Tmux)
+	s := tools.NewServer(o.Version, h, o.Tier, res.Configure, pr.Configure)
+	res.Register(s)
+	pr.Register(s)
+	return &Server{MCP: s, hub: hub, cancelCalls: cancel, resources: res}, nil
 }
 
 // CancelCalls ends every call in flight: waits answer cancelled with what
@@ -56,6 +63,7 @@ func (s *Server) CancelCalls() { s.cancelCalls() }
 func (s *Server) Close() {
 	s.closeOnce.Do(func() {
 		s.cancelCalls()
+		s.resources.Close()
 		s.hub.Close()
 	})
 }
