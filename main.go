@@ -139,8 +139,16 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		if fs.NArg() == 0 {
 			break
 		}
+		if c.command == nil && len(c.args) == 0 {
+			// The first word after some flags (tmux-mcp -L x call …).
+			if c.command = cli.Lookup(fs.Arg(0)); c.command != nil {
+				c.command.Flags(fs)
+				args = fs.Args()[1:]
+				continue
+			}
+		}
 		if c.command == nil {
-			errs = append(errs, fmt.Errorf("unexpected argument %q; tmux-mcp takes flags, or a command first (%s)", fs.Arg(0), cli.List()))
+			errs = append(errs, fmt.Errorf("unexpected argument %q; tmux-mcp takes flags, or a command (%s)", fs.Arg(0), cli.List()))
 			break
 		}
 		c.args, args = append(c.args, fs.Arg(0)), fs.Args()[1:]

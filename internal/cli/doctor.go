@@ -47,6 +47,8 @@ func runDoctor(ctx context.Context, _ *Command, env Env) int {
 	client := tmuxctl.New(env.Tmux)
 	k.ok("tier", "--safety=%s: %d tools offered", tools.TierName(env.Server.Tier), len(offered(env.Server.Tier)))
 	// Toolsets: the lead adds the --toolsets line here when merging s18.
+	// Client: when the native client (s19) lands, this line says which one
+	// serves and why.
 	k.ok("client", "a tmux child per command (%s)", binaryName(env.Tmux))
 
 	path, err := exec.LookPath(binaryName(env.Tmux))
