@@ -101,6 +101,10 @@ done_part
 part "scripts/release.sh: archives, MCPB bundle, server.json (built into a temp dir, never published)"
 scripts/release.sh 0.0.0-ci "$tmp/dist" >/dev/null
 (cd "$tmp/dist" && sha256sum -c --quiet SHA256SUMS)
+# The bundle's launcher finds this machine's build.
+mkdir "$tmp/mcpb" && (cd "$tmp/mcpb" && unzip -q "$tmp/dist/tmux-mcp_0.0.0-ci.mcpb")
+jq -e '.server.type == "binary" and .version == "0.0.0-ci"' "$tmp/mcpb/manifest.json" >/dev/null
+[ "$("$tmp/mcpb/server/tmux-mcp" --version)" = "tmux-mcp 0.0.0-ci" ]
 done_part
 
 go build -o "$tmp/testsum" ./scripts/testsum
