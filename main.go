@@ -202,7 +202,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	tier, _ := tools.ParseTier(cfg.safety)
 	if cfg.command != nil {
-		return cfg.command.Run(cliEnv(cfg, tier, stdout, stderr))
+		return cfg.command.Run(cliEnv(cfg, tier, stdin, stdout, stderr))
 	}
 	client := tmuxctl.New(tmuxctl.Config{Binary: cfg.tmuxBin, SocketName: cfg.socketName, SocketPath: cfg.socketPath})
 

@@ -13,7 +13,7 @@ import (
 )
 
 // cliEnv hands a subcommand the configuration the flags set.
-func cliEnv(cfg config, tier tools.Class, stdout, stderr io.Writer) cli.Env {
+func cliEnv(cfg config, tier tools.Class, stdin io.Reader, stdout, stderr io.Writer) cli.Env {
 	return cli.Env{
 		Version: version,
 		Tmux:    tmuxctl.Config{Binary: cfg.tmuxBin, SocketName: cfg.socketName, SocketPath: cfg.socketPath},
@@ -29,6 +29,7 @@ func cliEnv(cfg config, tier tools.Class, stdout, stderr io.Writer) cli.Env {
 			Tier: tier,
 		},
 		Args:   cfg.args,
+		Stdin:  stdin,
 		Stdout: stdout,
 		Stderr: stderr,
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -11,8 +12,8 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
-// runCall is `tmux-mcp call TOOL [JSON]`: one tools/call against the
-// configured tmux. It prints the result's text (or, with --json, the whole
+// runCall is `tmux-mcp call TOOL [JSON|-]`: one tools/call against the
+// configured tmux (JSON "-" is read from stdin). It prints the result's text (or, with --json, the whole
 // result) and exits 0; a tool error goes to stderr with status 1; a wrong
 // command line (no or unknown tool, arguments that are not a JSON object)
 // is status 2.
@@ -28,12 +29,20 @@ func runCall(ctx context.Context, c *Command, env Env) int {
 	}
 	args := json.RawMessage("{}")
 	if len(env.Args) == 2 {
+		text := []byte(env.Args[1])
+		if env.Args[1] == "-" && env.Stdin != nil { // long arguments (a script) come on stdin
+			var err error
+			if text, err = io.ReadAll(env.Stdin); err != nil {
+				fmt.Fprintf(env.Stderr, "tmux-mcp call: reading the arguments from stdin: %v\n", err)
+				return exitUsage
+			}
+		}
 		var obj map[string]any
-		if err := json.Unmarshal([]byte(env.Args[1]), &obj); err != nil || obj == nil {
-			fmt.Fprintf(env.Stderr, "tmux-mcp call: the arguments must be one JSON object, e.g. '{\"paneId\":\"%%1\"}': %s\n", jsonProblem(err))
+		if err := json.Unmarshal(text, &obj); err != nil || obj == nil {
+			fmt.Fprintf(env.Stderr, "tmux-mcp call: the arguments must be one JSON object, e.g. '{\"paneId\":\"%%1\"}' (or - to read it from stdin): %s\n", jsonProblem(err))
 			return exitUsage
 		}
-		args = json.RawMessage(env.Args[1])
+		args = json.RawMessage(text)
 	}
 	o := env.Server
 	o.Tmux = tmuxctl.New(env.Tmux)

@@ -26,6 +26,7 @@ type Env struct {
 	// by the subcommand (demo points it at a private tmux).
 	Server server.Options
 	Args   []string
+	Stdin  io.Reader // call's arguments when given as "-"
 	Stdout io.Writer
 	Stderr io.Writer
 }
