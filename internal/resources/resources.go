@@ -226,7 +226,9 @@ func (r *Resources) subscribe(ctx context.Context, req *mcp.SubscribeRequest) er
 		if err != nil {
 			return fmt.Errorf("following pane %s: %w", p, err)
 		}
-		w = &watcher{r: r, uri: uri, stream: stream, sessions: map[*mcp.ServerSession]bool{}, stop: make(chan struct{})}
+		// What the pane printed before now is not news; taken before the
+		// reply, so nothing printed after it can be missed.
+		w = &watcher{r: r, uri: uri, stream: stream, seen: stream.End(), sessions: map[*mcp.ServerSession]bool{}, stop: make(chan struct{})}
 		r.watchers[uri] = w
 		r.wg.Add(1)
 		go w.run()
@@ -293,6 +295,7 @@ type watcher struct {
 	r        *Resources
 	uri      string
 	stream   *live.Stream
+	seen     int64                       // the stream's end at the last update (run's own)
 	sessions map[*mcp.ServerSession]bool // guarded by r.mu
 	stop     chan struct{}
 	ended    bool // guarded by r.mu
@@ -308,8 +311,10 @@ func (w *watcher) end() {
 }
 
 // run sends an update when the pane prints, at most MaxRate a second:
-// a change within 1/MaxRate of the last update waits out the rest of
-// that time, and the changes meanwhile are the same one update.
+// output within 1/MaxRate of the last update waits out the rest of that
+// time, and everything printed meanwhile is the same one update. It
+// compares stream offsets rather than counting wake-ups, so output that
+// came before it first looked is not missed.
 func (w *watcher) run() {
 	defer w.r.wg.Done()
 	release := w.stream.Hold() // a subscribed pane's stream does not expire
@@ -327,10 +332,13 @@ func (w *watcher) run() {
 			w.r.mu.Unlock()
 			return
 		}
-		select {
-		case <-changed:
-		case <-w.stop:
-			return
+		if w.stream.End() == w.seen {
+			select {
+			case <-changed:
+			case <-w.stop:
+				return
+			}
+			continue
 		}
 		if wait := gap - time.Since(last); wait > 0 {
 			t := time.NewTimer(wait)
@@ -341,7 +349,7 @@ func (w *watcher) run() {
 				return
 			}
 		}
-		last = time.Now()
+		w.seen, last = w.stream.End(), time.Now()
 		w.notify()
 	}
 }

@@ -138,10 +138,10 @@ func TestScreen(t *testing.T) {
 
 func TestSubscribe(t *testing.T) {
 	sock := tmuxtest.Server(t)
-	tmuxtest.Run(t, sock, "respawn-pane", "-k", "-t", "%0", "exec cat")
+	tmuxtest.Run(t, sock, "split-window", "-d", "-t", "%0", "cat")
 	cs, updates := connect(t, sock)
 	ctx := context.Background()
-	uri := resources.ScreenURI("%0")
+	uri := resources.ScreenURI("%1")
 	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestSubscribe(t *testing.T) {
 		t.Fatalf("subscribing to a missing pane: %v", err)
 	}
 	// cat echoes what is typed: the pane prints, and an update comes.
-	tmuxtest.Run(t, sock, "send-keys", "-t", "%0", "hello", "Enter")
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "hello", "Enter")
 	select {
 	case got := <-updates:
 		if got != uri {
@@ -170,7 +170,7 @@ func TestSubscribe(t *testing.T) {
 	start := time.Now()
 	sent := 0
 	for time.Since(start) < 1200*time.Millisecond {
-		tmuxtest.Run(t, sock, "send-keys", "-t", "%0", "line", "Enter")
+		tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "line", "Enter")
 		sent++
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -189,7 +189,7 @@ func TestSubscribe(t *testing.T) {
 	for len(updates) > 0 {
 		<-updates
 	}
-	tmuxtest.Run(t, sock, "send-keys", "-t", "%0", "after", "Enter")
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "after", "Enter")
 	time.Sleep(500 * time.Millisecond) // an update would come within 250 ms
 	if len(updates) > 0 {
 		t.Fatal("an update after unsubscribing")
