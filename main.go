@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/handlers"
+	"github.com/tmux-mcp/tmux-mcp/internal/cli"
+	"github.com/tmux-mcp/tmux-mcp/internal/httpserve"
 	"github.com/tmux-mcp/tmux-mcp/internal/server"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
@@ -41,6 +43,14 @@ type config struct {
 	streamIdle, exitGrace  time.Duration
 	startGrace             time.Duration
 	showVersion            bool
+	// A subcommand (internal/cli) and its words; the rest of tmux-mcp's
+	// own additions to serving: HTTP and the audit log.
+	command         *cli.Command
+	args            []string
+	httpAddr        string
+	httpTokenFile   string
+	httpAllowRemote bool
+	auditFile       string
 }
 
 // envDefault returns the environment twin of a flag, or def.
@@ -52,9 +62,16 @@ func envDefault(name, def string) string {
 }
 
 // parseFlags reads flags over environment over defaults. Both -L and
-// --socket-name (and so on) are accepted.
+// --socket-name (and so on) are accepted. A first word naming a
+// subcommand (tmux-mcp call …) selects it; its flags join the server's,
+// and the words among them are its arguments.
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var c config
+	if len(args) > 0 {
+		if c.command = cli.Lookup(args[0]); c.command != nil {
+			args = args[1:]
+		}
+	}
 	fs := flag.NewFlagSet("tmux-mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var errs []error
@@ -100,18 +117,40 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	durFlag(&c.startGrace, "start-grace", "TMUX_MCP_START_GRACE", handlers.DefaultLimits.StartGrace, "a program create_session, create_window or split_window starts that exits within this is reported as not started")
 	durFlag(&c.exitGrace, "exit-grace", "TMUX_MCP_EXIT_GRACE", live.DefaultOptions.ExitGrace, "how long a pane's exit status is held after the last wait on it")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
+	strFlag(&c.httpAddr, []string{"http"}, "TMUX_MCP_HTTP", "", "serve MCP over streamable HTTP at http://ADDR/mcp instead of stdio (token from $TMUX_MCP_HTTP_TOKEN or --http-token-file)")
+	strFlag(&c.httpTokenFile, []string{"http-token-file"}, "TMUX_MCP_HTTP_TOKEN_FILE", "", "file holding the bearer token HTTP requests must carry")
+	fs.BoolVar(&c.httpAllowRemote, "http-allow-remote", false, "let --http listen on an address other than loopback")
+	strFlag(&c.auditFile, []string{"audit"}, "TMUX_MCP_AUDIT", "", "append one JSON line per tool call to this file (never argument values)")
+	if c.command != nil {
+		c.command.Flags(fs)
+	}
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: tmux-mcp [flags]\n\n"+
+		fmt.Fprintf(fs.Output(), "Usage: tmux-mcp [command] [flags]\n\n"+
 			"An MCP server on stdio that drives tmux. Every flag has an environment twin;\n"+
-			"a flag wins over its twin.\n\n")
+			"a flag wins over its twin. Commands, for people (they share the flags):\n%s\n", cli.Names())
 		fs.PrintDefaults()
 		fmt.Fprintf(fs.Output(), "\nToolsets (--safety still filters what they offer):\n%s", tools.ToolsetTable())
 	}
-	if err := fs.Parse(args); err != nil {
-		return c, err
-	}
-	if fs.NArg() > 0 {
-		errs = append(errs, fmt.Errorf("unexpected argument %q; tmux-mcp takes only flags", fs.Arg(0)))
+	for {
+		if err := fs.Parse(args); err != nil {
+			return c, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		if c.command == nil && len(c.args) == 0 {
+			// The first word after some flags (tmux-mcp -L x call …).
+			if c.command = cli.Lookup(fs.Arg(0)); c.command != nil {
+				c.command.Flags(fs)
+				args = fs.Args()[1:]
+				continue
+			}
+		}
+		if c.command == nil {
+			errs = append(errs, fmt.Errorf("unexpected argument %q; tmux-mcp takes flags, or a command (%s)", fs.Arg(0), cli.List()))
+			break
+		}
+		c.args, args = append(c.args, fs.Arg(0)), fs.Args()[1:]
 	}
 	// Every number is range-checked here, so no handler can overflow one
 	// after doing its work (a ceiling of 1e13 ms once wrapped negative).
@@ -142,6 +181,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if _, err := tools.ParseSelection(c.toolsets, c.tools); err != nil {
 		errs = append(errs, err)
 	}
+	if c.httpAddr != "" {
+		if err := httpserve.CheckAddr(c.httpAddr, c.httpAllowRemote); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	return c, errors.Join(errs...)
 }
 
@@ -160,6 +204,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	tier, _ := tools.ParseTier(cfg.safety)
 	sel, _ := tools.ParseSelection(cfg.toolsets, cfg.tools)
+	if cfg.command != nil {
+		return cfg.command.Run(cliEnv(cfg, tier, sel, stdin, stdout, stderr))
+	}
 	client := tmuxctl.New(tmuxctl.Config{Binary: cfg.tmuxBin, SocketName: cfg.socketName, SocketPath: cfg.socketPath})
 
 	ctx := context.Background()
@@ -197,14 +244,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		watching.Wait()
 	}()
 
-	if f, ok := stdin.(*os.File); ok {
+	if f, ok := stdin.(*os.File); ok && cfg.httpAddr == "" {
 		in, restore := interruptibleInput(f)
 		defer restore()
 		stdin = in
 	}
 
-	err = serve(ctx, serveOptions{
-		Tmux: client,
+	serveOn := serve
+	if cfg.httpAddr != "" {
+		serveOn = httpServer(cfg, stderr)
+	}
+	err = serveOn(ctx, serveOptions{
+		Setup: setup(cfg),
+		Tmux:  client,
 		Limits: handlers.Limits{
 			WaitCeiling: time.Duration(cfg.waitCeilingMs) * time.Millisecond,
 			MaxLines:    cfg.maxLines,
@@ -239,6 +291,8 @@ type serveOptions struct {
 	// Stop, when closed, ends the server as EOF on In does: SIGTERM,
 	// SIGINT, SIGHUP and SIGPIPE.
 	Stop <-chan struct{}
+	// Setup, when set, adds to the server before it serves (the audit log).
+	Setup func(*server.Server) error
 }
 
 // How the server ends once its input has (EOF on In, or Stop). Waits end
@@ -266,6 +320,11 @@ func serve(ctx context.Context, o serveOptions) error {
 		return err
 	}
 	defer srv.Close()
+	if o.Setup != nil {
+		if err := o.Setup(srv); err != nil {
+			return err
+		}
+	}
 
 	transport := stdio.New(o.In, o.Out)
 	// Runs before srv.Close: the reader is joined where it can be
