@@ -145,11 +145,17 @@ func writeTool(b *strings.Builder, t Tool) error {
 		writeOutcomes(b, o)
 	}
 	names := slices.Sorted(maps.Keys(out.Properties))
-	for i, n := range names {
-		names[i] = "`" + n + "`"
+	for _, n := range names {
+		if values := enumOf(out.Properties[n]); n != "outcome" && len(values) > 0 {
+			fmt.Fprintf(b, "**`%s`** is one of %s.", n, quoteAll(values))
+			if d := oneLine(out.Properties[n].Description); d != "" {
+				fmt.Fprintf(b, " %s", d)
+			}
+			b.WriteString("\n\n")
+		}
 	}
 	if len(names) > 0 {
-		fmt.Fprintf(b, "**Output fields:** %s.\n\n", strings.Join(names, ", "))
+		fmt.Fprintf(b, "**Output fields:** %s.\n\n", quoteAll(names))
 	}
 	return nil
 }
@@ -164,11 +170,7 @@ func writeOutcomes(b *strings.Builder, o *docSchema) {
 	intro, meanings := splitMeanings(oneLine(o.Description), values)
 	b.WriteString("**Outcomes** (`outcome`):")
 	if meanings == nil {
-		quoted := make([]string, len(values))
-		for i, v := range values {
-			quoted[i] = "`" + v + "`"
-		}
-		fmt.Fprintf(b, " %s.", strings.Join(quoted, ", "))
+		fmt.Fprintf(b, " %s.", quoteAll(values))
 		if intro != "" {
 			fmt.Fprintf(b, " %s", intro)
 		}
@@ -338,20 +340,14 @@ func fieldAbout(s *docSchema) string {
 		parts = append(parts, strings.TrimSuffix(d, ".")+".")
 	}
 	if values := enumOf(s); len(values) > 0 {
-		for i, v := range values {
-			values[i] = "`" + v + "`"
-		}
-		parts = append(parts, "One of "+strings.Join(values, ", ")+".")
+		parts = append(parts, "One of "+quoteAll(values)+".")
 	}
 	parts = append(parts, fieldBounds(s, "")...)
 	if s.Items != nil {
 		parts = append(parts, fieldBounds(s.Items, "Each ")...)
 		if lo, hi := s.Items.MinProperties, s.Items.MaxProperties; lo != nil && hi != nil && *lo == 1 && *hi == 1 {
 			keys := slices.Sorted(maps.Keys(s.Items.Properties))
-			for i, k := range keys {
-				keys[i] = "`" + k + "`"
-			}
-			parts = append(parts, "Each item holds exactly one of "+strings.Join(keys, ", ")+".")
+			parts = append(parts, "Each item holds exactly one of "+quoteAll(keys)+".")
 		}
 	}
 	if s.PropertyNames != nil && s.PropertyNames.Pattern != "" {
@@ -453,6 +449,15 @@ func enumOf(s *docSchema) []string {
 		values = append(values, v)
 	}
 	return values
+}
+
+// quoteAll is words as a list of code spans: "`a`, `b`".
+func quoteAll(words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = "`" + w + "`"
+	}
+	return strings.Join(quoted, ", ")
 }
 
 // oneLine folds a description's line breaks and runs of spaces.
