@@ -25,8 +25,6 @@ func seedFailure(f live.Failure) gen.WaitForTextOutputStreamFailure_0 {
 		return gen.WaitForTextOutputStreamFailure_0_Expired
 	case live.TopologyChanged:
 		return gen.WaitForTextOutputStreamFailure_0_TopologyChanged
-	case live.EventsDropped:
-		return gen.WaitForTextOutputStreamFailure_0_EventsDropped
 	}
 	return gen.WaitForTextOutputStreamFailure_0_ConnectionLost
 }

@@ -40,7 +40,7 @@ func TestParseLayout(t *testing.T) {
 func FuzzParseLayout(f *testing.F) {
 	f.Add("8f06,80x24,0,0{40x24,0,0[40x12,0,0,0,40x11,0,13,2],39x24,41,0,1}")
 	f.Fuzz(func(t *testing.T, s string) {
-		parseLayout(s) // must not panic or hang
+		ParseLayout(s) // must not panic or hang
 	})
 }
 

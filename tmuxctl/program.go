@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
@@ -171,7 +170,7 @@ func (c *Client) CreateGated(ctx context.Context, in SessionID, s Spawn, nonce s
 		// a failed resize): its shim would wait for a start that never
 		// comes, so remove it.
 		if created.Pane != "" {
-			kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 			_ = c.KillPane(kctx, created.Pane)
 			cancel()
 		}

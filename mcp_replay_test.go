@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"flag"
@@ -14,10 +13,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/internal/mcptest"
 	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
@@ -90,11 +89,11 @@ func mcpReplay(args []string) int {
 		return 2
 	}
 
-	r := newReplies()
-	go r.read(stdout)
-
-	send := func(line string) {
-		io.WriteString(stdin, line+"\n")
+	r := mcptest.New(stdout, stdin)
+	send := func(line string) { r.Send(line) }
+	replied := func(id string, timeout time.Duration) bool {
+		_, err := r.Wait(id, timeout)
+		return err == nil
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(os.Stderr, "mcp-replay: "+format+"\n", a...)
@@ -105,7 +104,7 @@ func mcpReplay(args []string) int {
 	}
 
 	send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcp-replay","version":"1"}}}`)
-	if !r.wait(`"init"`, *timeout) {
+	if !replied(`"init"`, *timeout) {
 		return fail("no reply to initialize")
 	}
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
@@ -115,7 +114,7 @@ func mcpReplay(args []string) int {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		line, ok := r.fill(line, *timeout)
+		line, ok := fill(r, line, *timeout)
 		if !ok {
 			return fail("no reply to a request %q refers to", line)
 		}
@@ -133,14 +132,14 @@ func mcpReplay(args []string) int {
 		}
 		send(line)
 		if !*concurrent && id != "" && !*eof {
-			if !r.wait(id, *timeout) {
+			if !replied(id, *timeout) {
 				return fail("no reply to request %s", id)
 			}
 		}
 	}
 	switch {
 	case *sigtermAfter != "":
-		if !r.wait(*sigtermAfter, *timeout) {
+		if !replied(*sigtermAfter, *timeout) {
 			return fail("no reply to request %s", *sigtermAfter)
 		}
 		cmd.Process.Signal(syscall.SIGTERM)
@@ -148,7 +147,7 @@ func mcpReplay(args []string) int {
 		stdin.Close()
 	default:
 		for _, id := range order {
-			if !r.wait(id, *timeout) {
+			if !replied(id, *timeout) {
 				return fail("no reply to request %s", id)
 			}
 		}
@@ -162,23 +161,24 @@ func mcpReplay(args []string) int {
 	case <-time.After(*timeout):
 		return fail("server did not exit after its input closed")
 	}
-	r.closed.Wait()
+	<-r.Done()
 
 	p := replyPrinter{scrub: newScrubber(*noOffsets), indent: *indent, text: *showText}
 	print := func(raw json.RawMessage) {
 		fmt.Print(p.format(raw))
 	}
 	if *showInit {
-		print(r.byID[`"init"`])
+		reply, _ := r.Reply(`"init"`)
+		print(reply)
 	}
 	for _, id := range order {
-		if reply, ok := r.byID[id]; ok {
+		if reply, ok := r.Reply(id); ok {
 			print(reply)
 		} else {
 			fmt.Printf("no reply to request %s\n", id)
 		}
 	}
-	for _, reply := range r.nullID {
+	for _, reply := range r.NullIDReplies() {
 		print(reply)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
@@ -195,77 +195,6 @@ func mcpReplay(args []string) int {
 
 var startupLine = regexp.MustCompile(`^tmux-mcp \S+: socket `)
 
-// replies collects the server's responses by id.
-type replies struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	byID   map[string]json.RawMessage
-	nullID []json.RawMessage
-	closed sync.WaitGroup
-}
-
-func newReplies() *replies {
-	r := &replies{byID: map[string]json.RawMessage{}}
-	r.cond = sync.NewCond(&r.mu)
-	r.closed.Add(1)
-	return r
-}
-
-func (r *replies) read(out io.Reader) {
-	defer r.closed.Done()
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var probe struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		line := append(json.RawMessage(nil), sc.Bytes()...)
-		if json.Unmarshal(line, &probe) != nil || probe.Method != "" {
-			continue // notifications and server requests are not replies
-		}
-		r.mu.Lock()
-		if len(probe.ID) == 0 || string(probe.ID) == "null" {
-			r.nullID = append(r.nullID, line)
-		} else {
-			r.byID[string(probe.ID)] = line
-		}
-		r.cond.Broadcast()
-		r.mu.Unlock()
-	}
-	r.mu.Lock()
-	r.byID["<eof>"] = nil
-	r.cond.Broadcast()
-	r.mu.Unlock()
-}
-
-// wait blocks until the reply to id arrives, the server's output ends, or
-// timeout passes.
-func (r *replies) wait(id string, timeout time.Duration) bool {
-	timer := time.AfterFunc(timeout, func() {
-		r.mu.Lock()
-		r.byID["<timeout>"] = nil
-		r.cond.Broadcast()
-		r.mu.Unlock()
-	})
-	defer timer.Stop()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for {
-		if _, ok := r.byID[id]; ok {
-			return true
-		}
-		if _, eof := r.byID["<eof>"]; eof {
-			return false
-		}
-		if _, out := r.byID["<timeout>"]; out {
-			delete(r.byID, "<timeout>")
-			return false
-		}
-		r.cond.Wait()
-	}
-}
-
 var placeholder = regexp.MustCompile(`@(cursor|cutCursor|gen|commandId|after):([0-9]+)@`)
 
 var firstCursor = regexp.MustCompile(`"cursor":"(ltxc1\.[0-9a-f]{32}\.[0-9]+)"`)
@@ -276,19 +205,18 @@ var firstCommandID = regexp.MustCompile(`"commandId":"(cmd\.[0-9a-f]{8}\.[0-9]+)
 
 // fill replaces the placeholders in line with values from earlier replies,
 // waiting for each reply it names.
-func (r *replies) fill(line string, timeout time.Duration) (string, bool) {
+func fill(r *mcptest.Client, line string, timeout time.Duration) (string, bool) {
 	for {
 		m := placeholder.FindStringSubmatchIndex(line)
 		if m == nil {
 			return strings.TrimSpace(line), true
 		}
 		kind, id := line[m[2]:m[3]], line[m[4]:m[5]]
-		if !r.wait(id, timeout) {
+		raw, err := r.Wait(id, timeout)
+		if err != nil {
 			return line, false
 		}
-		r.mu.Lock()
-		reply := string(r.byID[id])
-		r.mu.Unlock()
+		reply := string(raw)
 		value := ""
 		switch kind {
 		case "cursor", "gen":

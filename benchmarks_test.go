@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,128 +20,6 @@ import (
 // against a private tmux, and report medians with b.ReportMetric. They
 // assert only that calls succeed: speed is printed, never asserted.
 // scripts/bench.sh runs them.
-
-// buildBinary builds tmux-mcp once per benchmark run.
-var buildBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "tmux-mcp-bench-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "tmux-mcp")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build: %v: %s", err, out)
-	}
-	return bin, nil
-})
-
-// A stdioClient is a minimal MCP client over a subprocess's stdio.
-type stdioClient struct {
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	mu    sync.Mutex
-	next  int
-	wait  map[int]chan json.RawMessage
-}
-
-func startServer(b testing.TB, sock string, args ...string) *stdioClient {
-	b.Helper()
-	bin, err := buildBinary()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd := exec.Command(bin, append([]string{"-S", sock, "--tmux", tmuxtest.Binary()}, args...)...)
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	c := &stdioClient{cmd: cmd, stdin: stdin, next: 1, wait: map[int]chan json.RawMessage{}}
-	go c.read(stdout)
-	b.Cleanup(func() {
-		stdin.Close()
-		cmd.Wait()
-	})
-	c.call(b, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "bench", "version": "1"}})
-	c.notify("notifications/initialized")
-	return c
-}
-
-func (c *stdioClient) read(r io.Reader) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var msg struct {
-			ID     *int            `json:"id"`
-			Result json.RawMessage `json:"result"`
-			Error  json.RawMessage `json:"error"`
-		}
-		if json.Unmarshal(sc.Bytes(), &msg) != nil || msg.ID == nil {
-			continue
-		}
-		c.mu.Lock()
-		ch := c.wait[*msg.ID]
-		delete(c.wait, *msg.ID)
-		c.mu.Unlock()
-		if ch != nil {
-			if msg.Error != nil {
-				ch <- msg.Error
-			} else {
-				ch <- msg.Result
-			}
-		}
-	}
-}
-
-func (c *stdioClient) notify(method string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	fmt.Fprintf(c.stdin, `{"jsonrpc":"2.0","method":%q}`+"\n", method)
-}
-
-// start sends a request and returns the channel its reply will arrive on.
-func (c *stdioClient) start(method string, params any) <-chan json.RawMessage {
-	p, _ := json.Marshal(params)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	id := c.next
-	c.next++
-	ch := make(chan json.RawMessage, 1)
-	c.wait[id] = ch
-	fmt.Fprintf(c.stdin, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", id, method, p)
-	return ch
-}
-
-func (c *stdioClient) call(b testing.TB, method string, params any) json.RawMessage {
-	b.Helper()
-	select {
-	case r := <-c.start(method, params):
-		return r
-	case <-time.After(60 * time.Second):
-		b.Fatalf("%s: no reply", method)
-		return nil
-	}
-}
-
-// tool calls a tool and returns its structuredContent, failing on isError.
-func (c *stdioClient) tool(b testing.TB, name string, args map[string]any) map[string]any {
-	b.Helper()
-	return toolResult(b, name, c.call(b, "tools/call", map[string]any{"name": name, "arguments": args}))
-}
-
-func toolResult(b testing.TB, name string, raw json.RawMessage) map[string]any {
-	b.Helper()
-	var res struct {
-		IsError           bool           `json:"isError"`
-		StructuredContent map[string]any `json:"structuredContent"`
-		Content           []struct{ Text string }
-	}
-	if err := json.Unmarshal(raw, &res); err != nil || res.IsError || res.StructuredContent == nil {
-		b.Fatalf("%s: %s", name, raw)
-	}
-	return res.StructuredContent
-}
 
 func median(d []time.Duration) time.Duration {
 	s := slices.Clone(d)
@@ -204,7 +80,7 @@ func (bc *bareControlClient) expect(marker string) <-chan time.Time {
 func BenchmarkWaitWakeup(b *testing.B) {
 	sock := tmuxtest.Server(b)
 	tmuxtest.Run(b, sock, "new-window", "-t", "main:", "cat")
-	c := startServer(b, sock)
+	c := launchMCP(b, sock, "")
 	bare := attachBare(b, sock, "main")
 	var overhead []time.Duration
 	for i := 0; b.Loop(); i++ {
@@ -218,9 +94,11 @@ func BenchmarkWaitWakeup(b *testing.B) {
 		seen := bare.expect(marker)
 		tmuxtest.Run(b, sock, "send-keys", "-t", "%1", "-l", marker+"\n")
 		t0 := <-seen
-		r := <-reply
+		if _, err := c.Wait(reply, replyBound); err != nil {
+			b.Fatal(err)
+		}
 		t1 := time.Now()
-		if out := toolResult(b, "wait_for_text", r); out["outcome"] != "matched" {
+		if out := c.mustAnswer(b, "wait_for_text", reply); out["outcome"] != "matched" {
 			b.Fatalf("outcome %v", out["outcome"])
 		}
 		overhead = append(overhead, t1.Sub(t0))
@@ -232,11 +110,11 @@ func BenchmarkWaitWakeup(b *testing.B) {
 // BenchmarkListPanes measures a read tool's round trip.
 func BenchmarkListPanes(b *testing.B) {
 	sock := tmuxtest.Server(b)
-	c := startServer(b, sock)
+	c := launchMCP(b, sock, "")
 	var rtt []time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		c.tool(b, "list_panes", map[string]any{})
+		c.mustTool(b, "list_panes", map[string]any{})
 		rtt = append(rtt, time.Since(t0))
 	}
 	b.ReportMetric(ms(median(rtt)), "median-ms")
@@ -269,10 +147,10 @@ func BenchmarkStartup(b *testing.B) {
 	var d []time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		c := startServer(b, sock)
+		c := launchMCP(b, sock, "")
 		d = append(d, time.Since(t0))
-		c.stdin.Close()
-		c.cmd.Wait()
+		c.CloseInput()
+		c.AwaitExit(replyBound)
 	}
 	b.ReportMetric(ms(median(d)), "median-ms-to-initialize")
 	b.ReportMetric(0, "ns/op")
@@ -286,11 +164,11 @@ func BenchmarkConcurrentWaits(b *testing.B) {
 	for i := 1; i < n; i++ {
 		tmuxtest.Run(b, sock, "new-window", "-d", "-t", "main:", "cat")
 	}
-	c := startServer(b, sock)
-	panes := c.tool(b, "list_panes", map[string]any{})["panes"].([]any)
+	c := launchMCP(b, sock, "")
+	panes := c.mustTool(b, "list_panes", map[string]any{})["panes"].([]any)
 	var all []time.Duration
 	for i := 0; b.Loop(); i++ {
-		var replies []<-chan json.RawMessage
+		var replies []string
 		for _, p := range panes {
 			id := p.(map[string]any)["paneId"].(string)
 			replies = append(replies, c.start("tools/call", map[string]any{"name": "wait_for_text", "arguments": map[string]any{
@@ -302,7 +180,7 @@ func BenchmarkConcurrentWaits(b *testing.B) {
 			tmuxtest.Run(b, sock, "send-keys", "-t", p.(map[string]any)["paneId"].(string), "-l", "go"+strconv.Itoa(i)+"!\n")
 		}
 		for _, r := range replies {
-			if out := toolResult(b, "wait_for_text", <-r); out["outcome"] != "matched" {
+			if out := c.mustAnswer(b, "wait_for_text", r); out["outcome"] != "matched" {
 				b.Fatalf("outcome %v", out["outcome"])
 			}
 		}
@@ -322,8 +200,8 @@ func BenchmarkStream100MiB(b *testing.B) {
 		script := `"$TB" -S "$SOCK" wait-for go; yes 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde | head -c ` +
 			strconv.Itoa(total) + `; "$TB" -S "$SOCK" wait-for -S done; exec cat`
 		tmuxtest.Run(b, sock, "new-window", "-d", "-e", "SOCK="+sock, "-e", "TB="+tmuxtest.Binary(), "-t", "main:", "sh", "-c", script)
-		c := startServer(b, sock)
-		seed := c.tool(b, "capture_since", map[string]any{"paneId": "%1"})
+		c := launchMCP(b, sock, "")
+		seed := c.mustTool(b, "capture_since", map[string]any{"paneId": "%1"})
 		cursor := seed["cursor"].(string)
 		start, _ := strconv.ParseInt(cursor[strings.LastIndexByte(cursor, '.')+1:], 10, 64)
 
@@ -342,7 +220,7 @@ func BenchmarkStream100MiB(b *testing.B) {
 			default:
 			}
 			t0 := time.Now()
-			c.tool(b, "list_panes", map[string]any{})
+			c.mustTool(b, "list_panes", map[string]any{})
 			worst = max(worst, time.Since(t0))
 			time.Sleep(20 * time.Millisecond)
 		}
@@ -350,7 +228,7 @@ func BenchmarkStream100MiB(b *testing.B) {
 		var got map[string]any
 		var end int64
 		for end-start < total {
-			got = c.tool(b, "capture_since", map[string]any{"paneId": "%1", "cursor": cursor, "waitMs": 2000})
+			got = c.mustTool(b, "capture_since", map[string]any{"paneId": "%1", "cursor": cursor, "waitMs": 2000})
 			nc := got["cursor"].(string)
 			end, _ = strconv.ParseInt(nc[strings.LastIndexByte(nc, '.')+1:], 10, 64)
 			missed := int64(got["missedBytes"].(float64))
@@ -365,7 +243,7 @@ func BenchmarkStream100MiB(b *testing.B) {
 		if end-start != total {
 			b.Fatalf("stream advanced %d, want %d", end-start, total)
 		}
-		status, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
+		status, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.Cmd.Process.Pid))
 		var hwm string
 		for _, line := range strings.Split(string(status), "\n") {
 			if strings.HasPrefix(line, "VmHWM:") {
@@ -384,12 +262,12 @@ func BenchmarkStream100MiB(b *testing.B) {
 func BenchmarkRunShellCommandTrue(b *testing.B) {
 	sock := tmuxtest.Server(b)
 	tmuxtest.Run(b, sock, "new-window", "-t", "main:", "bash", "--norc", "--noprofile", "-i")
-	c := startServer(b, sock)
-	c.tool(b, "run_shell_command", map[string]any{"paneId": "%1", "command": "true"}) // warm up the stream
+	c := launchMCP(b, sock, "")
+	c.mustTool(b, "run_shell_command", map[string]any{"paneId": "%1", "command": "true"}) // warm up the stream
 	var rtt []time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		out := c.tool(b, "run_shell_command", map[string]any{"paneId": "%1", "command": "true"})
+		out := c.mustTool(b, "run_shell_command", map[string]any{"paneId": "%1", "command": "true"})
 		rtt = append(rtt, time.Since(t0))
 		if out["outcome"] != "completed" {
 			b.Fatalf("outcome %v", out["outcome"])
@@ -403,11 +281,11 @@ func BenchmarkRunShellCommandTrue(b *testing.B) {
 // a new window, the exit, the output and closing the pane.
 func BenchmarkRunProgramTrue(b *testing.B) {
 	sock := tmuxtest.Server(b)
-	c := startServer(b, sock)
+	c := launchMCP(b, sock, "")
 	var rtt []time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		out := c.tool(b, "run_program", map[string]any{"argv": []string{"/bin/true"}})
+		out := c.mustTool(b, "run_program", map[string]any{"argv": []string{"/bin/true"}})
 		rtt = append(rtt, time.Since(t0))
 		if out["outcome"] != "completed" {
 			b.Fatalf("outcome %v", out["outcome"])
@@ -421,7 +299,7 @@ func BenchmarkRunProgramTrue(b *testing.B) {
 // moment (it writes the clock, then exits) to the wait_for_exit reply.
 func BenchmarkWaitForExitNotice(b *testing.B) {
 	sock := tmuxtest.Server(b)
-	c := startServer(b, sock)
+	c := launchMCP(b, sock, "")
 	stamp := filepath.Join(b.TempDir(), "stamp")
 	var lag []time.Duration
 	for i := 0; b.Loop(); i++ {
@@ -432,9 +310,11 @@ func BenchmarkWaitForExitNotice(b *testing.B) {
 		reply := c.start("tools/call", map[string]any{"name": "wait_for_exit", "arguments": map[string]any{"paneId": pane, "timeoutMs": 10000}})
 		awaitHold(b, sock, pane)
 		tmuxtest.Run(b, sock, "wait-for", "-S", "go"+strconv.Itoa(i))
-		r := <-reply
+		if _, err := c.Wait(reply, replyBound); err != nil {
+			b.Fatal(err)
+		}
 		t1 := time.Now()
-		if got := toolResult(b, "wait_for_exit", r); got["outcome"] != "completed" || got["exitStatus"] != float64(3) {
+		if got := c.mustAnswer(b, "wait_for_exit", reply); got["outcome"] != "completed" || got["exitStatus"] != float64(3) {
 			b.Fatalf("wait_for_exit = %v", got)
 		}
 		raw, err := os.ReadFile(stamp)
