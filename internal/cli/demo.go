@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -153,8 +156,36 @@ func startPrivateTmux(ctx context.Context, binary string) (*privateTmux, error) 
 	return p, nil
 }
 
-// remove kills the private server and removes its directory.
+// remove kills the private server, waits (at most serverExitBound) until
+// its process has gone — kill-server answers before the server exits —
+// and removes its directory.
 func (p *privateTmux) remove() {
+	pid := 0
+	if out, err := exec.Command(p.binary, "-S", p.socket, "display-message", "-p", "#{pid}").Output(); err == nil {
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(out)))
+	}
 	exec.Command(p.binary, "-S", p.socket, "kill-server").Run()
+	for deadline := time.Now().Add(serverExitBound); pid > 0 && time.Now().Before(deadline); {
+		if syscall.Kill(pid, 0) == syscall.ESRCH || zombie(pid) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	os.RemoveAll(p.dir)
 }
+
+// zombie reports whether process pid has exited and waits to be reaped
+// (where /proc says so): a server whose parent does not reap it stays a
+// zombie, which holds nothing.
+func zombie(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// pid (comm) state …: comm may hold spaces and parentheses.
+	i := bytes.LastIndexByte(stat, ')')
+	return i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z'
+}
+
+// serverExitBound is how long remove waits for the killed server to exit.
+const serverExitBound = 3 * time.Second
