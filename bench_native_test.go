@@ -16,17 +16,17 @@ import (
 var benchClients = []struct{ name, flag string }{{"native", "native"}, {"exec", "exec"}}
 
 // benchTool measures one tool call's median round trip on each client.
-func benchTool(b *testing.B, name string, args func(sock string) map[string]any, after func(*stdioClient, map[string]any)) {
+func benchTool(b *testing.B, name string, args func(sock string) map[string]any, after func(*mcpServer, map[string]any)) {
 	for _, cl := range benchClients {
 		b.Run(cl.name, func(b *testing.B) {
 			sock := tmuxtest.Server(b)
 			// destructive: create_session's benchmark kills what it made.
-			c := startServer(b, sock, "--tmux-client", cl.flag, "--safety", "destructive")
+			c := launchMCP(b, sock, "", "--tmux-client", cl.flag, "--safety", "destructive", "--toolsets", "all")
 			a := args(sock)
 			var rtt []time.Duration
 			for b.Loop() {
 				t0 := time.Now()
-				out := c.tool(b, name, a)
+				out := c.mustTool(b, name, a)
 				rtt = append(rtt, time.Since(t0))
 				if after != nil {
 					after(c, out)
@@ -55,8 +55,8 @@ func BenchmarkToolListPanes(b *testing.B) {
 // killed after each timed call.
 func BenchmarkToolCreateSession(b *testing.B) {
 	benchTool(b, "create_session", func(string) map[string]any { return map[string]any{} },
-		func(c *stdioClient, out map[string]any) {
-			c.tool(b, "kill_session", map[string]any{"sessionId": out["sessionId"], "force": true})
+		func(c *mcpServer, out map[string]any) {
+			c.mustTool(b, "kill_session", map[string]any{"sessionId": out["sessionId"], "force": true})
 		})
 }
 
@@ -66,7 +66,7 @@ func BenchmarkToolConcurrentGetPaneInfo(b *testing.B) {
 	for _, cl := range benchClients {
 		b.Run(cl.name, func(b *testing.B) {
 			sock := tmuxtest.Server(b)
-			c := startServer(b, sock, "--tmux-client", cl.flag)
+			c := launchMCP(b, sock, "", "--tmux-client", cl.flag, "--toolsets", "all")
 			var calls int
 			t0 := time.Now()
 			for b.Loop() {
@@ -75,7 +75,7 @@ func BenchmarkToolConcurrentGetPaneInfo(b *testing.B) {
 					wg.Add(1)
 					go func() {
 						defer wg.Done()
-						c.tool(b, "get_pane_info", map[string]any{"paneId": "%0"})
+						c.mustTool(b, "get_pane_info", map[string]any{"paneId": "%0"})
 					}()
 				}
 				wg.Wait()

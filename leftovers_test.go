@@ -16,17 +16,14 @@ package main
 // bounds are generous on purpose: a machine twenty times slower must pass.
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -40,12 +37,6 @@ const (
 	pipeOption = "@tmux-mcp-pipe" // on a watched pane
 	holdOption = "@tmux-mcp-hold" // on a pane held for its exit status
 	ourOptions = "@tmux-mcp"      // the prefix of every option of ours
-)
-
-const (
-	replyBound    = 60 * time.Second // a tool call's reply; a process's exit
-	inFlightBound = 30 * time.Second // a call to show in tmux once sent
-	settleBound   = 20 * time.Second // leftovers to be cleared, processes to die
 )
 
 // TestLeftoverAfterKill ends tmux-mcp in every way it can end while a call
@@ -109,17 +100,17 @@ type killMode struct {
 }
 
 var killModes = []killMode{
-	{"SIGTERM", func(m *mcpServer) error { return m.cmd.Process.Signal(syscall.SIGTERM) }},
-	{"SIGHUP", func(m *mcpServer) error { return m.cmd.Process.Signal(syscall.SIGHUP) }},
-	{"SIGKILL", func(m *mcpServer) error { return m.cmd.Process.Signal(syscall.SIGKILL) }},
+	{"SIGTERM", func(m *mcpServer) error { return m.Cmd.Process.Signal(syscall.SIGTERM) }},
+	{"SIGHUP", func(m *mcpServer) error { return m.Cmd.Process.Signal(syscall.SIGHUP) }},
+	{"SIGKILL", func(m *mcpServer) error { return m.Cmd.Process.Signal(syscall.SIGKILL) }},
 	{"stdout-closed", func(m *mcpServer) error {
 		// Nobody reads its stdout any more: the reply to this ping is the
 		// next write, and it gets SIGPIPE.
-		m.stdout.Close()
+		m.CloseOutput()
 		m.start("ping", map[string]any{})
 		return nil
 	}},
-	{"stdin-EOF", func(m *mcpServer) error { return m.stdin.Close() }},
+	{"stdin-EOF", func(m *mcpServer) error { return m.CloseInput() }},
 }
 
 func testLeftoverAfterKill(t *testing.T, call inFlightCall, kill killMode) {
@@ -140,7 +131,7 @@ func testLeftoverAfterKill(t *testing.T, call inFlightCall, kill killMode) {
 	}
 	if !m.awaitExit(replyBound) {
 		t.Errorf("tmux-mcp still runs %v after %s; killing it to go on", replyBound, kill.name)
-		m.cmd.Process.Kill()
+		m.Cmd.Process.Kill()
 		m.awaitExit(replyBound)
 	}
 
@@ -194,10 +185,9 @@ func TestLeftoverFootprints(t *testing.T) {
 					"paneId": shell, "command": "sleep 1000", "timeoutMs": 30000}})
 				awaitInFlight(t, m, sock, shell, shellSign)
 				if t.Failed() {
-					select {
-					case r := <-reply:
+					if r, ok := m.Reply(reply); ok {
 						t.Logf("run_shell_command had answered: %s", r)
-					default:
+					} else {
 						t.Logf("run_shell_command had not answered; pane: %s", tmuxtest.Run(t, sock, "capture-pane", "-p", "-t", shell))
 					}
 				}
@@ -211,7 +201,7 @@ func TestLeftoverFootprints(t *testing.T) {
 			checkProcessFootprints(t, sock, tmpdir, m.pid())
 			checkNoClients(t, sock, "while calls are in flight")
 
-			m.stdin.Close()
+			m.CloseInput()
 			if !m.awaitExit(replyBound) {
 				t.Fatalf("tmux-mcp did not exit within %v of stdin EOF", replyBound)
 			}
@@ -293,7 +283,7 @@ func TestLeftoverNoClient(t *testing.T) {
 	}()
 
 	m := launchMCP(t, sock, privateTmpdir(t))
-	var replies []<-chan json.RawMessage
+	var replies []string
 	for i, p := range panes {
 		replies = append(replies, m.start("tools/call", map[string]any{"name": "wait_for_text", "arguments": map[string]any{
 			"paneId": p, "patterns": []string{fmt.Sprintf("ready-%d!", i)}, "timeoutMs": 30000}}))
@@ -327,7 +317,7 @@ func TestLeftoverNoClient(t *testing.T) {
 			t.Errorf("wait_for_text on %s: outcome %v, want matched", panes[i], out["outcome"])
 		}
 	}
-	m.stdin.Close()
+	m.CloseInput()
 	if !m.awaitExit(replyBound) {
 		t.Errorf("tmux-mcp did not exit within %v of stdin EOF", replyBound)
 	}
@@ -415,7 +405,7 @@ func TestLeftoverStaleHoldAfterRestart(t *testing.T) {
 	text := m.start("tools/call", map[string]any{"name": "wait_for_text", "arguments": map[string]any{
 		"paneId": "%0", "patterns": []string{"out-go0"}, "timeoutMs": 30000}})
 	awaitInFlight(t, m, sock, "%0", watchedSign)
-	exits := map[string]<-chan json.RawMessage{}
+	exits := map[string]string{}
 	for _, p := range []string{"%0", "%1"} {
 		exits[p] = m.start("tools/call", map[string]any{"name": "wait_for_exit", "arguments": map[string]any{
 			"paneId": p, "timeoutMs": 30000}})
@@ -482,7 +472,7 @@ func TestLeftoverKillServerWhileWatched(t *testing.T) {
 	if _, err := m.tool("list_panes", map[string]any{}); err != nil && !errors.Is(err, errToolError) {
 		t.Errorf("list_panes with no tmux server: %v", err)
 	}
-	m.stdin.Close()
+	m.CloseInput()
 	if !m.awaitExit(replyBound) {
 		t.Errorf("tmux-mcp did not exit within %v of stdin EOF", replyBound)
 	}
@@ -879,7 +869,7 @@ func runFreshOnce(t *testing.T, sock, tmpdir, safety string) {
 	if _, err := f.tool("list_panes", map[string]any{}); err != nil {
 		t.Errorf("fresh tmux-mcp: list_panes: %v", err)
 	}
-	f.stdin.Close()
+	f.CloseInput()
 	if !f.awaitExit(replyBound) {
 		t.Errorf("fresh tmux-mcp did not exit within %v of stdin EOF", replyBound)
 	}
@@ -912,496 +902,5 @@ func checkKillServer(t *testing.T, sock string) {
 	}
 	if !poll(settleBound, func() bool { return !alive(pid) }) {
 		t.Errorf("tmux server %d still runs %v after kill-server: %s", pid, settleBound, describeProcess(pid))
-	}
-}
-
-// ---- tmux-mcp under test --------------------------------------------------
-
-// An mcpServer is a tmux-mcp process with its own TMPDIR, on raw pipes so
-// that a test can close either end or signal it.
-type mcpServer struct {
-	*stdioClient
-	stdout *os.File // the read end of its stdout
-	stderr string   // a file
-	done   chan struct{}
-	eof    chan struct{} // its stdout is read to the end
-	// setsNoOptions: a call was seen in flight without its pane option.
-	setsNoOptions bool
-}
-
-// launchMCP starts tmux-mcp on sock with TMPDIR=tmpdir and initializes it.
-// At cleanup it is stopped (stdin EOF, then SIGKILL by pid).
-func launchMCP(t *testing.T, sock, tmpdir string, args ...string) *mcpServer {
-	t.Helper()
-	bin, err := buildBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderr := filepath.Join(t.TempDir(), "stderr")
-	errF, err := os.Create(stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, append([]string{"-S", sock, "--tmux", tmuxtest.Binary()}, args...)...)
-	cmd.Env = append(environWithout("TMUX", "TMUX_PANE", "TMPDIR"), "TMPDIR="+tmpdir)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errF
-	err = cmd.Start()
-	inR.Close()
-	outW.Close()
-	errF.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := &mcpServer{
-		stdioClient: &stdioClient{cmd: cmd, stdin: inW, next: 1, wait: map[int]chan json.RawMessage{}},
-		stdout:      outR, stderr: stderr, done: make(chan struct{}), eof: make(chan struct{}),
-	}
-	go func() { m.read(outR); close(m.eof) }()
-	go func() { cmd.Wait(); close(m.done) }()
-	t.Cleanup(func() {
-		inW.Close()
-		if !m.awaitExit(10 * time.Second) {
-			cmd.Process.Kill()
-			m.awaitExit(replyBound)
-		}
-		outR.Close()
-	})
-	reply := m.start("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "leftovers", "version": "1"}})
-	if raw, err := m.reply(reply); err != nil {
-		t.Fatalf("initialize: %v: %s", err, m.stderrTail())
-	} else if !strings.Contains(string(raw), "protocolVersion") {
-		t.Fatalf("initialize: %s", raw)
-	}
-	m.notify("notifications/initialized")
-	return m
-}
-
-func (m *mcpServer) pid() int { return m.cmd.Process.Pid }
-
-func (m *mcpServer) exited() bool {
-	select {
-	case <-m.done:
-		return true
-	default:
-		return false
-	}
-}
-
-func (m *mcpServer) awaitExit(bound time.Duration) bool {
-	select {
-	case <-m.done:
-		return true
-	case <-time.After(bound):
-		return false
-	}
-}
-
-// reply waits for the reply on ch: it fails when stdout ended without it or
-// after replyBound.
-func (m *mcpServer) reply(ch <-chan json.RawMessage) (json.RawMessage, error) {
-	select {
-	case r := <-ch:
-		return r, nil
-	case <-m.eof:
-		select { // the reply may be the last line read
-		case r := <-ch:
-			return r, nil
-		default:
-			return nil, errors.New("tmux-mcp's stdout ended without a reply")
-		}
-	case <-time.After(replyBound):
-		return nil, fmt.Errorf("no reply within %v", replyBound)
-	}
-}
-
-var errToolError = errors.New("tool error")
-
-// answer waits for a tool call's reply and returns its structured content;
-// an isError result is errToolError.
-func (m *mcpServer) answer(tool string, ch <-chan json.RawMessage) (map[string]any, error) {
-	raw, err := m.reply(ch)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", tool, err)
-	}
-	return decodeTool(tool, raw)
-}
-
-func (m *mcpServer) tool(name string, args map[string]any) (map[string]any, error) {
-	return m.answer(name, m.start("tools/call", map[string]any{"name": name, "arguments": args}))
-}
-
-func decodeTool(tool string, raw json.RawMessage) (map[string]any, error) {
-	var res struct {
-		IsError           bool           `json:"isError"`
-		StructuredContent map[string]any `json:"structuredContent"`
-	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("%s: %v: %s", tool, err, raw)
-	}
-	if res.IsError {
-		return nil, fmt.Errorf("%s: %w: %s", tool, errToolError, raw)
-	}
-	if res.StructuredContent == nil { // a JSON-RPC error object
-		return nil, fmt.Errorf("%s: %s", tool, raw)
-	}
-	return res.StructuredContent, nil
-}
-
-func (m *mcpServer) stderrTail() string {
-	b, _ := os.ReadFile(m.stderr)
-	if len(b) > 2000 {
-		b = b[len(b)-2000:]
-	}
-	return "stderr: " + string(b)
-}
-
-func environWithout(names ...string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains(names, name) {
-			env = append(env, kv)
-		}
-	}
-	return env
-}
-
-// privateTmpdir makes a TMPDIR for one tmux-mcp: short (FIFO and socket
-// paths) and removed at cleanup.
-func privateTmpdir(t testing.TB) string {
-	dir, err := os.MkdirTemp("", "tmcp-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, _ = filepath.EvalSymlinks(dir) // /proc shows fds by their real path
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
-}
-
-// tmpdirEntries lists the entries of ours (tmux-mcp-*) in tmpdir.
-func tmpdirEntries(tmpdir string) []string {
-	entries, _ := os.ReadDir(tmpdir)
-	var out []string
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), "tmux-mcp") {
-			out = append(out, e.Name())
-		}
-	}
-	return out
-}
-
-// ---- tmux queries ---------------------------------------------------------
-
-// tmuxQuery runs tmux on sock and returns its output without the final
-// newline. Unlike tmuxtest.Run it never fails the test, so pollers and
-// goroutines can use it.
-func tmuxQuery(sock string, args ...string) (string, error) {
-	cmd := exec.Command(tmuxtest.Binary(), append([]string{"-u", "-S", sock, "-f", "/dev/null"}, args...)...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("tmux %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
-	}
-	return strings.TrimRight(string(out), "\n"), nil
-}
-
-func lines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, "\n")
-}
-
-// newPane makes a detached window in session main running argv and returns
-// its pane id.
-func newPane(t *testing.T, sock string, argv ...string) string {
-	t.Helper()
-	out := tmuxtest.Run(t, sock, append([]string{"new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "main:"}, argv...)...)
-	return strings.TrimSpace(out)
-}
-
-func serverPID(t testing.TB, sock string) int {
-	t.Helper()
-	out := tmuxtest.Run(t, sock, "display", "-p", "#{pid}")
-	pid, err := strconv.Atoi(strings.TrimSpace(out))
-	if err != nil {
-		t.Fatalf("server pid %q: %v", out, err)
-	}
-	return pid
-}
-
-func windowSize(t *testing.T, sock, target string) string {
-	t.Helper()
-	return strings.TrimSpace(tmuxtest.Run(t, sock, "display", "-p", "-t", target, "#{window_width}x#{window_height}"))
-}
-
-// windowSizes maps each window id to its size, WxH.
-func windowSizes(sock string) (map[string]string, error) {
-	out, err := tmuxQuery(sock, "list-windows", "-a", "-F", "#{window_id} #{window_width}x#{window_height}")
-	if err != nil {
-		return nil, err
-	}
-	sizes := map[string]string{}
-	for _, l := range lines(out) {
-		id, size, _ := strings.Cut(l, " ")
-		sizes[id] = size
-	}
-	return sizes, nil
-}
-
-type paneInfo struct {
-	pipe, dead bool
-	command    string
-	pid        int
-}
-
-// listPanes describes every pane of the server, by id.
-func listPanes(sock string) (map[string]paneInfo, error) {
-	out, err := tmuxQuery(sock, "list-panes", "-a", "-F", "#{pane_id}\t#{pane_pipe}\t#{pane_dead}\t#{pane_current_command}\t#{pane_pid}")
-	if err != nil {
-		return nil, err
-	}
-	panes := map[string]paneInfo{}
-	for _, l := range lines(out) {
-		f := strings.Split(l, "\t")
-		if len(f) != 5 {
-			return nil, fmt.Errorf("list-panes line %q", l)
-		}
-		pid, _ := strconv.Atoi(f[4])
-		panes[f[0]] = paneInfo{pipe: f[1] == "1", dead: f[2] == "1", command: f[3], pid: pid}
-	}
-	return panes, nil
-}
-
-// paneOptions returns the options set at pane level on pane (inherited
-// ones not included), name to value.
-func paneOptions(sock, pane string) (map[string]string, error) {
-	out, err := tmuxQuery(sock, "show-options", "-p", "-t", pane)
-	if err != nil {
-		return nil, err
-	}
-	opts := map[string]string{}
-	for _, l := range lines(out) {
-		name, value, _ := strings.Cut(l, " ")
-		opts[name] = strings.Trim(value, `"'`)
-	}
-	return opts, nil
-}
-
-// globalHooks lists the global hooks. `show-hooks -g` alone lists only
-// session hooks: pane-died and the other pane and window hooks are global
-// window options, which `show-hooks -gw` lists.
-func globalHooks(sock string) (string, error) {
-	session, err := tmuxQuery(sock, "show-hooks", "-g")
-	if err != nil {
-		return "", err
-	}
-	window, err := tmuxQuery(sock, "show-hooks", "-g", "-w")
-	if err != nil {
-		return "", err
-	}
-	return session + "\n" + window, nil
-}
-
-// ourHooks returns the global hook entries that mention tmux-mcp.
-func ourHooks(sock string) ([]string, error) {
-	out, err := globalHooks(sock)
-	if err != nil {
-		return nil, err
-	}
-	var hooks []string
-	for _, l := range lines(out) {
-		if strings.Contains(l, "tmux-mcp") {
-			hooks = append(hooks, l)
-		}
-	}
-	return hooks, nil
-}
-
-type tmuxClient struct {
-	pid           int
-	name, session string
-}
-
-func listClients(sock string) ([]tmuxClient, error) {
-	out, err := tmuxQuery(sock, "list-clients", "-F", "#{client_pid}\t#{client_name}\t#{session_name}")
-	if err != nil {
-		return nil, err
-	}
-	var cs []tmuxClient
-	for _, l := range lines(out) {
-		f := strings.SplitN(l, "\t", 3)
-		if len(f) != 3 {
-			return nil, fmt.Errorf("list-clients line %q", l)
-		}
-		pid, _ := strconv.Atoi(f[0])
-		cs = append(cs, tmuxClient{pid: pid, name: f[1], session: f[2]})
-	}
-	return cs, nil
-}
-
-// ---- processes (/proc) -----------------------------------------------------
-
-// A process as /proc shows it; start (its start time) tells it from a
-// later process that reuses the pid.
-type process struct {
-	pid, ppid int
-	start     string
-	zombie    bool
-	argv      []string
-}
-
-// processes lists the live processes (nil where there is no /proc).
-func processes() map[int]process {
-	entries, _ := os.ReadDir("/proc")
-	ps := map[int]process{}
-	for _, e := range entries {
-		if p, ok := readProcess(e.Name()); ok && !p.zombie {
-			ps[p.pid] = p
-		}
-	}
-	return ps
-}
-
-func readProcess(pidText string) (process, bool) {
-	pid, err := strconv.Atoi(pidText)
-	if err != nil {
-		return process{}, false
-	}
-	stat, err := os.ReadFile("/proc/" + pidText + "/stat")
-	if err != nil {
-		return process{}, false
-	}
-	// The command name in parentheses may hold spaces: fields follow the last ')'.
-	s := string(stat)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) < 20 {
-		return process{}, false
-	}
-	ppid, _ := strconv.Atoi(f[1])
-	cmdline, _ := os.ReadFile("/proc/" + pidText + "/cmdline")
-	argv := strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
-	return process{pid: pid, ppid: ppid, start: f[19], zombie: f[0] == "Z", argv: argv}, true
-}
-
-func isDescendant(ps map[int]process, pid, root int) bool {
-	for p, ok := ps[pid]; ok && p.ppid > 1; p, ok = ps[p.ppid] {
-		if p.ppid == root {
-			return true
-		}
-	}
-	return false
-}
-
-func descendants(ps map[int]process, root int) []process {
-	var out []process
-	for _, p := range ps {
-		if isDescendant(ps, p.pid, root) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// stillAlive returns those of ps that still run (same pid, same start).
-func stillAlive(ps []process) []process {
-	var out []process
-	for _, p := range ps {
-		if now, ok := readProcess(strconv.Itoa(p.pid)); ok && !now.zombie && now.start == p.start {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func alive(pid int) bool {
-	if runtime.GOOS == "linux" {
-		p, ok := readProcess(strconv.Itoa(pid))
-		return ok && !p.zombie
-	}
-	return syscall.Kill(pid, 0) == nil
-}
-
-// describeProcess says what pid is doing and what runs under it, for a
-// failure message.
-func describeProcess(pid int) string {
-	if runtime.GOOS != "linux" {
-		return ""
-	}
-	stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	wchan, _ := os.ReadFile(fmt.Sprintf("/proc/%d/wchan", pid))
-	var children []string
-	for _, p := range descendants(processes(), pid) {
-		children = append(children, fmt.Sprintf("%d %q", p.pid, p.argv))
-	}
-	return fmt.Sprintf("stat %q, wchan %q, descendants %v", strings.TrimSpace(string(stat)), wchan, children)
-}
-
-// inPane reports whether pid is a pane's program or runs under one.
-func inPane(ps map[int]process, panes map[string]paneInfo, pid int) bool {
-	for _, p := range panes {
-		if p.pid == pid || isDescendant(ps, pid, p.pid) {
-			return true
-		}
-	}
-	return false
-}
-
-func isWaitFor(p process) bool {
-	return len(p.argv) > 0 && strings.HasPrefix(filepath.Base(p.argv[0]), "tmux") && slices.Contains(p.argv, "wait-for")
-}
-
-// fdsInto returns what pid's open files inside dir are.
-func fdsInto(pid int, dir string) []string {
-	fdDir := fmt.Sprintf("/proc/%d/fd", pid)
-	entries, _ := os.ReadDir(fdDir)
-	var out []string
-	for _, e := range entries {
-		target, err := os.Readlink(filepath.Join(fdDir, e.Name()))
-		if err == nil && (target == dir || strings.HasPrefix(target, dir+"/")) {
-			out = append(out, target)
-		}
-	}
-	return out
-}
-
-func isFIFO(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.Mode()&fs.ModeNamedPipe != 0
-}
-
-// boolErr is nil when ok, else the error that format says.
-func boolErr(ok bool, format string, args ...any) error {
-	if ok {
-		return nil
-	}
-	return fmt.Errorf(format, args...)
-}
-
-// poll calls cond until it is true or bound has passed, and reports
-// whether it became true.
-func poll(bound time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(bound)
-	for !cond() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return true
-}
-
-// skipIfShort skips the slow leftover tests (about a minute together) under -short.
-func skipIfShort(t *testing.T) {
-	if testing.Short() {
-		t.Skip("leftover tests are slow; run without -short")
 	}
 }

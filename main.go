@@ -1,10 +1,3 @@
-// Command tmux-mcp is a Model Context Protocol server that gives an AI agent
-// a real tmux: durable panes to run programs in, their output, and waits
-// that end on text, a channel or an exit instead of polling.
-//
-// It speaks JSON-RPC on standard input and output; an MCP client starts it
-// as a subprocess. Standard output carries only protocol; one line on
-// standard error names the version, socket, tmux version and safety tier.
 package main
 
 import (
@@ -16,10 +9,15 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/handlers"
+	"github.com/tmux-mcp/tmux-mcp/internal/cli"
+	"github.com/tmux-mcp/tmux-mcp/internal/httpserve"
+	"github.com/tmux-mcp/tmux-mcp/internal/server"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tools"
@@ -39,12 +37,21 @@ type config struct {
 	tmuxBin                string
 	tmuxClient             string
 	safety                 string
+	toolsets, tools        string
 	waitCeilingMs          int
 	maxLines, maxBytes     int
 	streamBuffer           int
 	streamIdle, exitGrace  time.Duration
 	startGrace             time.Duration
 	showVersion            bool
+	// A subcommand (internal/cli) and its words; the rest of tmux-mcp's
+	// own additions to serving: HTTP and the audit log.
+	command         *cli.Command
+	args            []string
+	httpAddr        string
+	httpTokenFile   string
+	httpAllowRemote bool
+	auditFile       string
 }
 
 // envDefault returns the environment twin of a flag, or def.
@@ -56,9 +63,16 @@ func envDefault(name, def string) string {
 }
 
 // parseFlags reads flags over environment over defaults. Both -L and
-// --socket-name (and so on) are accepted.
+// --socket-name (and so on) are accepted. A first word naming a
+// subcommand (tmux-mcp call …) selects it; its flags join the server's,
+// and the words among them are its arguments.
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var c config
+	if len(args) > 0 {
+		if c.command = cli.Lookup(args[0]); c.command != nil {
+			args = args[1:]
+		}
+	}
 	fs := flag.NewFlagSet("tmux-mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var errs []error
@@ -93,6 +107,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	strFlag(&c.socketName, []string{"socket-name", "L"}, "TMUX_MCP_SOCKET_NAME", "", "tmux socket name, as tmux -L")
 	strFlag(&c.socketPath, []string{"socket-path", "S"}, "TMUX_MCP_SOCKET_PATH", "", "tmux socket path, as tmux -S; wins over -L")
 	strFlag(&c.safety, []string{"safety"}, "TMUX_MCP_SAFETY", "mutating", "tools offered: readonly, mutating or destructive")
+	strFlag(&c.toolsets, []string{"toolsets"}, "TMUX_MCP_TOOLSETS", "default", "toolsets offered, comma-separated: "+strings.Join(tools.ToolsetNames(), ", "))
+	strFlag(&c.tools, []string{"tools"}, "TMUX_MCP_TOOLS", "", "single tools offered besides the toolsets, comma-separated")
 	strFlag(&c.tmuxBin, []string{"tmux"}, "TMUX_MCP_TMUX_BIN", "tmux", "tmux executable")
 	strFlag(&c.tmuxClient, []string{"tmux-client"}, "TMUX_MCP_TMUX_CLIENT", tmuxctl.TransportNative, "how commands reach tmux: native (its client protocol over the socket, no process; falls back to exec on a server it does not understand) or exec (run the tmux executable for each)")
 	intFlag(&c.waitCeilingMs, "wait-ceiling", "TMUX_MCP_WAIT_CEILING_MS", int(handlers.DefaultLimits.WaitCeiling/time.Millisecond), "longest wait any call may make, in ms; longer requests are clamped")
@@ -103,17 +119,40 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	durFlag(&c.startGrace, "start-grace", "TMUX_MCP_START_GRACE", handlers.DefaultLimits.StartGrace, "a program create_session, create_window or split_window starts that exits within this is reported as not started")
 	durFlag(&c.exitGrace, "exit-grace", "TMUX_MCP_EXIT_GRACE", live.DefaultOptions.ExitGrace, "how long a pane's exit status is held after the last wait on it")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
+	strFlag(&c.httpAddr, []string{"http"}, "TMUX_MCP_HTTP", "", "serve MCP over streamable HTTP at http://ADDR/mcp instead of stdio (token from $TMUX_MCP_HTTP_TOKEN or --http-token-file)")
+	strFlag(&c.httpTokenFile, []string{"http-token-file"}, "TMUX_MCP_HTTP_TOKEN_FILE", "", "file holding the bearer token HTTP requests must carry")
+	fs.BoolVar(&c.httpAllowRemote, "http-allow-remote", false, "let --http listen on an address other than loopback")
+	strFlag(&c.auditFile, []string{"audit"}, "TMUX_MCP_AUDIT", "", "append one JSON line per tool call to this file (never argument values)")
+	if c.command != nil {
+		c.command.Flags(fs)
+	}
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: tmux-mcp [flags]\n\n"+
+		fmt.Fprintf(fs.Output(), "Usage: tmux-mcp [command] [flags]\n\n"+
 			"An MCP server on stdio that drives tmux. Every flag has an environment twin;\n"+
-			"a flag wins over its twin.\n\n")
+			"a flag wins over its twin. Commands, for people (they share the flags):\n%s\n", cli.Names())
 		fs.PrintDefaults()
+		fmt.Fprintf(fs.Output(), "\nToolsets (--safety still filters what they offer):\n%s", tools.ToolsetTable())
 	}
-	if err := fs.Parse(args); err != nil {
-		return c, err
-	}
-	if fs.NArg() > 0 {
-		errs = append(errs, fmt.Errorf("unexpected argument %q; tmux-mcp takes only flags", fs.Arg(0)))
+	for {
+		if err := fs.Parse(args); err != nil {
+			return c, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		if c.command == nil && len(c.args) == 0 {
+			// The first word after some flags (tmux-mcp -L x call …).
+			if c.command = cli.Lookup(fs.Arg(0)); c.command != nil {
+				c.command.Flags(fs)
+				args = fs.Args()[1:]
+				continue
+			}
+		}
+		if c.command == nil {
+			errs = append(errs, fmt.Errorf("unexpected argument %q; tmux-mcp takes flags, or a command (%s)", fs.Arg(0), cli.List()))
+			break
+		}
+		c.args, args = append(c.args, fs.Arg(0)), fs.Args()[1:]
 	}
 	// Every number is range-checked here, so no handler can overflow one
 	// after doing its work (a ceiling of 1e13 ms once wrapped negative).
@@ -144,6 +183,14 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if c.tmuxClient != tmuxctl.TransportNative && c.tmuxClient != tmuxctl.TransportExec {
 		errs = append(errs, fmt.Errorf("--tmux-client must be %s or %s, got %q", tmuxctl.TransportNative, tmuxctl.TransportExec, c.tmuxClient))
 	}
+	if _, err := tools.ParseSelection(c.toolsets, c.tools); err != nil {
+		errs = append(errs, err)
+	}
+	if c.httpAddr != "" {
+		if err := httpserve.CheckAddr(c.httpAddr, c.httpAllowRemote); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	return c, errors.Join(errs...)
 }
 
@@ -161,6 +208,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	tier, _ := tools.ParseTier(cfg.safety)
+	sel, _ := tools.ParseSelection(cfg.toolsets, cfg.tools)
+	if cfg.command != nil {
+		return cfg.command.Run(cliEnv(cfg, tier, sel, stdin, stdout, stderr))
+	}
 	client := tmuxctl.New(tmuxctl.Config{Binary: cfg.tmuxBin, SocketName: cfg.socketName, SocketPath: cfg.socketPath, TmuxClient: cfg.tmuxClient})
 
 	ctx := context.Background()
@@ -175,31 +226,54 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "tmux-mcp %s: socket %s, tmux %s, client %s, safety %s\n", version, client.Describe(), tmuxVersion, client.Transport(), tools.TierName(tier))
 
+	// SIGHUP (the terminal or client went away) and SIGPIPE (a write to a
+	// closed stdout) end the server like SIGTERM and SIGINT, and like EOF:
+	// waits answer cancelled, other calls finish, and everything set in
+	// tmux is put back. (Without Notify, Go would die of SIGPIPE and leave
+	// it all behind.)
 	stop := make(chan struct{})
 	signals := make(chan os.Signal, 1)
-	// SIGHUP (the terminal or client went away) and SIGPIPE (a write to a
-	// closed stdout) end the server like SIGTERM: calls in flight are
-	// answered where they can be, and everything set in tmux is put back.
-	// (Without Notify, Go would die of SIGPIPE and leave it all behind.)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGPIPE)
-	go func() {
-		<-signals
-		close(stop)
+	served := make(chan struct{})
+	var watching sync.WaitGroup
+	watching.Go(func() {
+		select {
+		case <-signals:
+			close(stop)
+		case <-served:
+		}
+	})
+	defer func() {
+		signal.Stop(signals)
+		close(served)
+		watching.Wait()
 	}()
 
-	err = serve(ctx, serveOptions{
-		Tmux: client,
+	if f, ok := stdin.(*os.File); ok && cfg.httpAddr == "" {
+		in, restore := interruptibleInput(f)
+		defer restore()
+		stdin = in
+	}
+
+	serveOn := serve
+	if cfg.httpAddr != "" {
+		serveOn = httpServer(cfg, stderr)
+	}
+	err = serveOn(ctx, serveOptions{
+		Setup: setup(cfg),
+		Tmux:  client,
 		Limits: handlers.Limits{
 			WaitCeiling: time.Duration(cfg.waitCeilingMs) * time.Millisecond,
 			MaxLines:    cfg.maxLines,
 			MaxBytes:    cfg.maxBytes,
 			StartGrace:  cfg.startGrace,
 		},
-		Live: live.Options{BufferBytes: cfg.streamBuffer, Idle: cfg.streamIdle, ExitGrace: cfg.exitGrace},
-		Tier: tier,
-		In:   stdin,
-		Out:  stdout,
-		Stop: stop,
+		Live:  live.Options{BufferBytes: cfg.streamBuffer, Idle: cfg.streamIdle, ExitGrace: cfg.exitGrace},
+		Tier:  tier,
+		Tools: sel,
+		In:    stdin,
+		Out:   stdout,
+		Stop:  stop,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)
@@ -215,73 +289,93 @@ type serveOptions struct {
 	// Live configures streams and exit holds; serve sets ReadOnly from Tier.
 	Live live.Options
 	Tier tools.Class
-	In   io.Reader
-	Out  io.Writer
-	// Stop, when closed, ends the server like EOF on In, except that calls
-	// in flight are cancelled (and answered) at once: SIGTERM and SIGINT.
+	// Tools is what the server offers before Tier filters it.
+	Tools tools.Selection
+	In    io.Reader
+	Out   io.Writer
+	// Stop, when closed, ends the server as EOF on In does: SIGTERM,
+	// SIGINT, SIGHUP and SIGPIPE.
 	Stop <-chan struct{}
+	// Setup, when set, adds to the server before it serves (the audit log).
+	Setup func(*server.Server) error
 }
 
-// drainTimeout is how long requests in flight at EOF may run before the
-// server cancels them.
-const drainTimeout = 10 * time.Second
+// How the server ends once its input has (EOF on In, or Stop). Waits end
+// at once: the client that asked has gone, so nothing waits for the text
+// or exit they wait for, and each answers cancelled with what it saw.
+// Calls that do not wait (send_keys, a capture, a kill) are work an agent
+// asked for, and take milliseconds: they get callGrace to finish and
+// answer normally. What still runs then is cancelled, and what has not
+// answered answerGrace later is dropped: longer than tmuxctl gives a
+// cancelled tmux child before killing it (half a second), so a call stuck
+// on a wedged tmux still answers. With a tmux that answers, waits answer
+// at once and the process exits as soon as the hub has cleaned up.
+const (
+	callGrace   = time.Second
+	answerGrace = time.Second
+)
 
-// serve is the composition root: it builds the pane-output hub, the
-// handlers over it and the catalogue's MCP server, and runs that server
-// over In and Out until input ends (EOF or Stop) and every call in flight
-// has been answered. Calls still running [drainTimeout] after EOF are
-// cancelled, so they answer promptly.
+// serve builds the server (package server) and runs it over In and Out
+// until input ends (EOF or Stop) and every call in flight has answered or
+// been given up on, then joins the goroutines it started and closes the
+// server.
 func serve(ctx context.Context, o serveOptions) error {
-	shutdown, cancelCalls := context.WithCancel(context.Background())
-	defer cancelCalls()
-	liveOpts := o.Live
-	liveOpts.ReadOnly = o.Tier == tools.ReadOnly
-	hub, err := live.New(o.Tmux, liveOpts)
+	srv, err := server.New(server.Options{Version: version, Tmux: o.Tmux, Limits: o.Limits, Live: o.Live, Tier: o.Tier, Tools: o.Tools})
 	if err != nil {
 		return err
 	}
-	// Closing the hub closes every pipe, puts back every remain-on-exit
-	// held, and removes the hook entry and the private directory.
-	defer hub.Close()
-	h := handlers.New(shutdown, o.Tmux, hub, o.Limits)
-	s := tools.NewServer(version, h, o.Tier)
+	defer srv.Close()
+	if o.Setup != nil {
+		if err := o.Setup(srv); err != nil {
+			return err
+		}
+	}
 
 	transport := stdio.New(o.In, o.Out)
-	go func() {
-		select {
-		case <-o.Stop:
-			cancelCalls()
-			transport.Stop()
-		case <-transport.Drained():
-			return
-		case <-ctx.Done():
-			cancelCalls()
-			transport.Stop()
-		}
-	}()
-	go func() {
-		// After EOF, give calls in flight drainTimeout, then cancel them;
-		// if something still never answers, end the session anyway.
-		select {
-		case <-transport.Drained():
-			return
-		case <-transport.Ended():
-		}
-		select {
-		case <-transport.Drained():
-			return
-		case <-time.After(drainTimeout):
-			cancelCalls()
-		}
-		select {
-		case <-transport.Drained():
-		case <-time.After(5 * time.Second):
-			transport.ForceClose()
-		}
-	}()
-	err = s.Run(context.Background(), transport)
+	// Runs before srv.Close: the reader is joined where it can be
+	// interrupted (see interruptibleInput); on a terminal it ends with
+	// the process.
+	defer transport.Close()
+	running := make(chan struct{}) // closed when the session has ended
+	var ending sync.WaitGroup
+	ending.Go(func() { endAfterInput(ctx, o.Stop, srv, transport, running) })
+	err = srv.MCP.Run(context.Background(), transport)
+	close(running)
+	ending.Wait()
 	if err == io.EOF {
 		err = nil
 	}
 	return err
+}
+
+// endAfterInput waits for input to end (EOF, stop or ctx), then ends the
+// calls in flight as the constants above say. It returns as soon as the
+// session has ended.
+func endAfterInput(ctx context.Context, stop <-chan struct{}, srv *server.Server, transport *stdio.Transport, running <-chan struct{}) {
+	select {
+	case <-stop:
+		transport.Stop()
+	case <-ctx.Done():
+		transport.Stop()
+	case <-transport.Ended():
+	case <-running:
+		return
+	}
+	srv.EndWaits()
+	select {
+	case <-transport.Drained():
+		return
+	case <-running:
+		return
+	case <-time.After(callGrace):
+	}
+	srv.CancelCalls()
+	select {
+	case <-transport.Drained():
+		return
+	case <-running:
+		return
+	case <-time.After(answerGrace):
+	}
+	transport.ForceClose()
 }

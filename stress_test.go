@@ -107,7 +107,7 @@ func TestStress(t *testing.T) {
 	cancel()
 	background.Wait()
 
-	m.stdin.Close()
+	m.CloseInput()
 	k.check("tmux-mcp exits on stdin EOF", boolErr(m.awaitExit(replyBound), "still running %v after stdin EOF", replyBound))
 	crashed := samePID(sock, serverPid)
 	k.check("tmux server unchanged at the end", crashed)

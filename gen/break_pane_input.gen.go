@@ -7,20 +7,17 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of break_pane.
 type BreakPaneInput struct {
-	// Allow this even when it is the pane this MCP server runs in.
+	// Act even on this server's own pane.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// Name for the new window, taken literally. Refused, because tmux would store
-	// them changed: control characters (tab, newline, …), backslashes, and '$' before
-	// a letter, '_' or '{'.
+	// Window name, taken literally.
 	Name *string `json:"name,omitempty,omitzero"`
 
-	// The pane to move into a window of its own.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Make the new window its session's current window.
+	// Select corresponds to the JSON schema field "select".
 	Select bool `json:"select,omitempty,omitzero"`
 }
 

@@ -6,18 +6,17 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of break_pane.
 type BreakPaneOutput struct {
-	// The pane moved.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// The session of the new window (the pane's own).
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 
-	// Its new window.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 
-	// The new window's index.
+	// WindowIndex corresponds to the JSON schema field "windowIndex".
 	WindowIndex int `json:"windowIndex"`
 }
 

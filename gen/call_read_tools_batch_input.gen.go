@@ -7,13 +7,11 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of call_read_tools_batch.
 type CallReadToolsBatchInput struct {
-	// The calls, run in this order, one after another.
+	// Calls corresponds to the JSON schema field "calls".
 	Calls []ReadToolCall `json:"calls"`
 }
 
-// The tool's arguments, as its own input schema says; {} when omitted.
 type CallReadToolsBatchInputCallsElemArguments map[string]interface{}
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -40,12 +38,11 @@ func (j *CallReadToolsBatchInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// One call: a read-only tool and its arguments.
 type ReadToolCall struct {
-	// The tool's arguments, as its own input schema says; {} when omitted.
+	// Arguments corresponds to the JSON schema field "arguments".
 	Arguments CallReadToolsBatchInputCallsElemArguments `json:"arguments,omitempty,omitzero"`
 
-	// Name of a read-only tool (readOnlyHint true in tools/list), e.g. get_pane_info.
+	// A read-only tool.
 	Tool string `json:"tool"`
 }
 

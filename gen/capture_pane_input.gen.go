@@ -6,25 +6,23 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of capture_pane.
 type CapturePaneInput struct {
-	// Last line, numbered like start. Omit for the bottom of the screen.
+	// Last row, numbered like start.
 	End *int `json:"end,omitempty,omitzero"`
 
-	// Keep colour and attribute escape sequences.
+	// Escapes corresponds to the JSON schema field "escapes".
 	Escapes bool `json:"escapes,omitempty,omitzero"`
 
-	// Join lines that tmux wrapped at the pane's width.
+	// JoinWrapped corresponds to the JSON schema field "joinWrapped".
 	JoinWrapped bool `json:"joinWrapped,omitempty,omitzero"`
 
-	// Keep at most this many lines, from the end. Defaults to the server limit.
+	// MaxLines corresponds to the JSON schema field "maxLines".
 	MaxLines *int `json:"maxLines,omitempty,omitzero"`
 
-	// Stable pane id, e.g. %1.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// First line: 0 is the top of the visible screen, negative numbers reach into
-	// history (-100 is 100 lines back). Omit for the top of the screen.
+	// First row: 0 is the top of the screen, negative rows are scrollback.
 	Start *int `json:"start,omitempty,omitzero"`
 }
 

@@ -6,15 +6,14 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of clear_pane.
 type ClearPaneInput struct {
-	// Allow this even when it is the pane this MCP server runs in.
+	// Act even on this server's own pane.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// Also delete the pane's scrollback, including what the clear just moved there.
+	// Also delete the scrollback (cannot be undone).
 	History bool `json:"history,omitempty,omitzero"`
 
-	// The pane to clear.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 }
 

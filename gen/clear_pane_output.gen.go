@@ -6,15 +6,14 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of clear_pane.
 type ClearPaneOutput struct {
-	// Whether the scrollback was deleted.
+	// HistoryCleared corresponds to the JSON schema field "historyCleared".
 	HistoryCleared bool `json:"historyCleared"`
 
-	// Lines of scrollback the pane holds now.
+	// HistoryLines corresponds to the JSON schema field "historyLines".
 	HistoryLines int `json:"historyLines"`
 
-	// The pane cleared.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 }
 

@@ -7,33 +7,29 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of create_session.
 type CreateSessionInput struct {
-	// Program and arguments, run directly without a shell. Omit for the default
-	// shell.
+	// Run without a shell; omit for the shell.
 	Argv []string `json:"argv,omitempty,omitzero"`
 
-	// Working directory for the new pane. Defaults to tmux's choice.
+	// Cwd corresponds to the JSON schema field "cwd".
 	Cwd *string `json:"cwd,omitempty,omitzero"`
 
-	// Environment variables to set for the program, name to value.
+	// Env corresponds to the JSON schema field "env".
 	Env CreateSessionInputEnv `json:"env,omitempty,omitzero"`
 
-	// Window height in rows.
+	// Height corresponds to the JSON schema field "height".
 	Height *int `json:"height,omitempty,omitzero"`
 
-	// Name for the new session; tmux picks one when omitted. Must not contain ':' or
-	// '.'.
+	// Name corresponds to the JSON schema field "name".
 	Name *string `json:"name,omitempty,omitzero"`
 
-	// Window width in columns.
+	// Width corresponds to the JSON schema field "width".
 	Width *int `json:"width,omitempty,omitzero"`
 
-	// Name for the new first window.
+	// WindowName corresponds to the JSON schema field "windowName".
 	WindowName *string `json:"windowName,omitempty,omitzero"`
 }
 
-// Environment variables to set for the program, name to value.
 type CreateSessionInputEnv map[string]string
 
 // UnmarshalJSON implements json.Unmarshaler.

@@ -6,34 +6,27 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of create_session.
 type CreateSessionOutput struct {
-	// Stream position before the pane's first byte (the program is started only once
-	// its output is watched): pass it to wait_for_text or capture_since to see
-	// everything it prints, its first prompt included. null when the pane's output
-	// cannot be watched.
+	// Pass to capture_since or a wait to read on from here.
 	Cursor CreateSessionOutputCursor `json:"cursor"`
 
-	// The new pane.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Process id of the pane's program.
+	// Pid corresponds to the JSON schema field "pid".
 	Pid int `json:"pid"`
 
-	// Its session.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 
-	// The session's name.
+	// SessionName corresponds to the JSON schema field "sessionName".
 	SessionName string `json:"sessionName"`
 
-	// Its window.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 
-// Stream position before the pane's first byte (the program is started only once
-// its output is watched): pass it to wait_for_text or capture_since to see
-// everything it prints, its first prompt included. null when the pane's output
-// cannot be watched.
+// Pass to capture_since or a wait to read on from here.
 type CreateSessionOutputCursor *string
 
 // UnmarshalJSON implements json.Unmarshaler.

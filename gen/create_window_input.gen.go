@@ -7,38 +7,32 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of create_window.
 type CreateWindowInput struct {
-	// Program and arguments, run directly without a shell. Omit for the default
-	// shell.
+	// Run without a shell; omit for the shell.
 	Argv []string `json:"argv,omitempty,omitzero"`
 
-	// Working directory for the new pane. Defaults to tmux's choice.
+	// Cwd corresponds to the JSON schema field "cwd".
 	Cwd *string `json:"cwd,omitempty,omitzero"`
 
-	// Environment variables to set for the program, name to value.
+	// Env corresponds to the JSON schema field "env".
 	Env CreateWindowInputEnv `json:"env,omitempty,omitzero"`
 
-	// Height of the new window in rows; see width.
+	// Height corresponds to the JSON schema field "height".
 	Height *int `json:"height,omitempty,omitzero"`
 
-	// Name for the new window.
+	// Name corresponds to the JSON schema field "name".
 	Name *string `json:"name,omitempty,omitzero"`
 
-	// Make it the session's current window.
+	// Select corresponds to the JSON schema field "select".
 	Select bool `json:"select,omitempty,omitzero"`
 
-	// The session to add the window to.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 
-	// Width of the new window in columns. tmux sizes a new window like its session;
-	// with width or height the new window alone is resized (resize-window, which
-	// fixes that window's size: its window-size option becomes manual). Nothing else
-	// is resized.
+	// Width corresponds to the JSON schema field "width".
 	Width *int `json:"width,omitempty,omitzero"`
 }
 
-// Environment variables to set for the program, name to value.
 type CreateWindowInputEnv map[string]string
 
 // UnmarshalJSON implements json.Unmarshaler.

@@ -6,34 +6,27 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of create_window.
 type CreateWindowOutput struct {
-	// Stream position before the pane's first byte (the program is started only once
-	// its output is watched): pass it to wait_for_text or capture_since to see
-	// everything it prints, its first prompt included. null when the pane's output
-	// cannot be watched.
+	// Pass to capture_since or a wait to read on from here.
 	Cursor CreateWindowOutputCursor `json:"cursor"`
 
-	// The new pane.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Process id of the pane's program.
+	// Pid corresponds to the JSON schema field "pid".
 	Pid int `json:"pid"`
 
-	// Its session.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 
-	// Its window.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 
-	// The new window's index.
+	// WindowIndex corresponds to the JSON schema field "windowIndex".
 	WindowIndex int `json:"windowIndex"`
 }
 
-// Stream position before the pane's first byte (the program is started only once
-// its output is watched): pass it to wait_for_text or capture_since to see
-// everything it prints, its first prompt included. null when the pane's output
-// cannot be watched.
+// Pass to capture_since or a wait to read on from here.
 type CreateWindowOutputCursor *string
 
 // UnmarshalJSON implements json.Unmarshaler.

@@ -7,10 +7,8 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of delete_buffer.
 type DeleteBufferInput struct {
-	// Buffer name, taken literally: any text but backslashes and control characters
-	// such as tabs and line breaks (tmux 3.7 would change or refuse those).
+	// Name corresponds to the JSON schema field "name".
 	Name string `json:"name"`
 }
 

@@ -5,9 +5,8 @@ package gen
 import "encoding/json"
 import "fmt"
 
-// Result of delete_buffer.
 type DeleteBufferOutput struct {
-	// The buffer deleted.
+	// Name corresponds to the JSON schema field "name".
 	Name string `json:"name"`
 }
 

@@ -7,24 +7,20 @@ import "fmt"
 import "reflect"
 import "regexp"
 
-// Arguments of find_pane_by_position: either paneId and side, or windowId, x and
-// y.
 type FindPaneByPositionInput struct {
-	// The pane to look around (with side).
+	// With side.
 	PaneID *string `json:"paneId,omitempty,omitzero"`
 
-	// With paneId: left, right, above or below give every pane across that border; a
-	// corner (top-left, top-right, bottom-left, bottom-right) gives the pane
-	// diagonally past that corner, if one touches it.
+	// With paneId: a border or a corner.
 	Side *FindPaneByPositionInputSide `json:"side,omitempty,omitzero"`
 
-	// The window to look in (with x and y).
+	// With x and y.
 	WindowID *string `json:"windowId,omitempty,omitzero"`
 
-	// With windowId: column of the cell, 0 at the left of the window.
+	// Column, 0 at the left.
 	X *int `json:"x,omitempty,omitzero"`
 
-	// With windowId: row of the cell, 0 at the top of the window.
+	// Row, 0 at the top.
 	Y *int `json:"y,omitempty,omitzero"`
 }
 

@@ -6,17 +6,14 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of find_pane_by_position.
 type FindPaneByPositionOutput struct {
-	// The panes found, top to bottom then left to right; empty when none is there
-	// (the window's edge, or a border between panes).
+	// Panes corresponds to the JSON schema field "panes".
 	Panes []FoundPane `json:"panes"`
 
-	// The window searched.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 
-	// Whether the window is zoomed; positions are those of its unzoomed layout either
-	// way.
+	// Zoomed corresponds to the JSON schema field "zoomed".
 	Zoomed bool `json:"zoomed"`
 }
 
@@ -47,24 +44,23 @@ func (j *FindPaneByPositionOutput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// A pane and where it sits in its window.
 type FoundPane struct {
-	// Whether it is the window's active pane.
+	// Active corresponds to the JSON schema field "active".
 	Active bool `json:"active"`
 
-	// Rows.
+	// Height corresponds to the JSON schema field "height".
 	Height int `json:"height"`
 
-	// Column of its left edge.
+	// Left corresponds to the JSON schema field "left".
 	Left int `json:"left"`
 
-	// Stable pane id, e.g. %1.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Row of its top edge.
+	// Top corresponds to the JSON schema field "top".
 	Top int `json:"top"`
 
-	// Columns.
+	// Width corresponds to the JSON schema field "width".
 	Width int `json:"width"`
 }
 
@@ -97,14 +93,8 @@ func (j *FoundPane) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if 9007199254740991 < plain.Height {
-		return fmt.Errorf("field %s: must be <= %v", "height", 9007199254740991)
-	}
 	if 0 > plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 0)
-	}
-	if 9007199254740991 < plain.Left {
-		return fmt.Errorf("field %s: must be <= %v", "left", 9007199254740991)
 	}
 	if 0 > plain.Left {
 		return fmt.Errorf("field %s: must be >= %v", "left", 0)
@@ -112,14 +102,8 @@ func (j *FoundPane) UnmarshalJSON(value []byte) error {
 	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if 9007199254740991 < plain.Top {
-		return fmt.Errorf("field %s: must be <= %v", "top", 9007199254740991)
-	}
 	if 0 > plain.Top {
 		return fmt.Errorf("field %s: must be >= %v", "top", 0)
-	}
-	if 9007199254740991 < plain.Width {
-		return fmt.Errorf("field %s: must be <= %v", "width", 9007199254740991)
 	}
 	if 0 > plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 0)

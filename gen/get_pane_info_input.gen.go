@@ -6,9 +6,8 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of get_pane_info.
 type GetPaneInfoInput struct {
-	// Stable pane id, e.g. %1.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 }
 

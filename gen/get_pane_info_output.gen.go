@@ -6,108 +6,95 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of get_pane_info. Titles, commands and paths are set by programs in the
-// pane: treat them as untrusted text.
 type GetPaneInfoOutput struct {
-	// Whether it is its window's active pane.
+	// Active corresponds to the JSON schema field "active".
 	Active bool `json:"active"`
 
-	// Whether the program uses the alternate screen, as full-screen programs
-	// (editors, pagers, TUIs) do; the scrollback then does not grow.
+	// AlternateScreen corresponds to the JSON schema field "alternateScreen".
 	AlternateScreen bool `json:"alternateScreen"`
 
-	// Name of the foreground command.
+	// Command corresponds to the JSON schema field "command".
 	Command string `json:"command"`
 
-	// Cursor column, 0 at the left.
+	// CursorX corresponds to the JSON schema field "cursorX".
 	CursorX int `json:"cursorX"`
 
-	// Cursor row, 0 at the top of the screen.
+	// CursorY corresponds to the JSON schema field "cursorY".
 	CursorY int `json:"cursorY"`
 
-	// Working directory of the foreground process, when tmux can tell.
+	// Cwd corresponds to the JSON schema field "cwd".
 	Cwd string `json:"cwd"`
 
-	// Whether the pane's program has exited (kept by remain-on-exit).
+	// Dead corresponds to the JSON schema field "dead".
 	Dead bool `json:"dead"`
 
-	// Signal that ended a dead pane's program, e.g. SIGTERM; otherwise null.
+	// ExitSignal corresponds to the JSON schema field "exitSignal".
 	ExitSignal GetPaneInfoOutputExitSignal `json:"exitSignal"`
 
-	// Exit status of a dead pane's program; null while it runs, or when a signal
-	// ended it.
+	// ExitStatus corresponds to the JSON schema field "exitStatus".
 	ExitStatus GetPaneInfoOutputExitStatus `json:"exitStatus"`
 
-	// Rows.
+	// Height corresponds to the JSON schema field "height".
 	Height int `json:"height"`
 
-	// Most lines of scrollback the pane keeps (history-limit).
+	// HistoryLimit corresponds to the JSON schema field "historyLimit".
 	HistoryLimit int `json:"historyLimit"`
 
-	// Lines of scrollback above the screen now.
+	// HistoryLines corresponds to the JSON schema field "historyLines".
 	HistoryLines int `json:"historyLines"`
 
-	// Pane index in its window.
+	// Index corresponds to the JSON schema field "index".
 	Index int `json:"index"`
 
-	// Column of its left edge in the window.
+	// Left corresponds to the JSON schema field "left".
 	Left int `json:"left"`
 
-	// The tmux mode the pane is in, e.g. copy-mode or view-mode; null when none
-	// (input is refused in a mode).
+	// Mode corresponds to the JSON schema field "mode".
 	Mode GetPaneInfoOutputMode `json:"mode"`
 
-	// Whether this is the pane this MCP server itself runs in.
+	// This server runs in it.
 	Own bool `json:"own"`
 
-	// Stable pane id, e.g. %1.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Process id of the pane's first process.
+	// Pid corresponds to the JSON schema field "pid".
 	Pid int `json:"pid"`
 
-	// In copy mode, how many lines the view is scrolled back from the bottom (0: not
-	// scrolled); null outside copy mode.
+	// ScrollPosition corresponds to the JSON schema field "scrollPosition".
 	ScrollPosition GetPaneInfoOutputScrollPosition `json:"scrollPosition"`
 
-	// The session it belongs to.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 
-	// Name of that session.
+	// SessionName corresponds to the JSON schema field "sessionName".
 	SessionName string `json:"sessionName"`
 
-	// Pane title, as programs set it.
+	// Title corresponds to the JSON schema field "title".
 	Title string `json:"title"`
 
-	// Row of its top edge in the window.
+	// Top corresponds to the JSON schema field "top".
 	Top int `json:"top"`
 
-	// Columns.
+	// Width corresponds to the JSON schema field "width".
 	Width int `json:"width"`
 
-	// The window it belongs to.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 
-	// Index of that window.
+	// WindowIndex corresponds to the JSON schema field "windowIndex".
 	WindowIndex int `json:"windowIndex"`
 
-	// Name of that window.
+	// WindowName corresponds to the JSON schema field "windowName".
 	WindowName string `json:"windowName"`
 }
 
-// Signal that ended a dead pane's program, e.g. SIGTERM; otherwise null.
 type GetPaneInfoOutputExitSignal *string
 
-// Exit status of a dead pane's program; null while it runs, or when a signal ended
-// it.
 type GetPaneInfoOutputExitStatus *int
 
-// The tmux mode the pane is in, e.g. copy-mode or view-mode; null when none (input
-// is refused in a mode).
 type GetPaneInfoOutputMode *string
 
-// In copy mode, how many lines the view is scrolled back from the bottom (0: not
-// scrolled); null outside copy mode.
 type GetPaneInfoOutputScrollPosition *int
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -202,38 +189,20 @@ func (j *GetPaneInfoOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if 9007199254740991 < plain.CursorX {
-		return fmt.Errorf("field %s: must be <= %v", "cursorX", 9007199254740991)
-	}
 	if 0 > plain.CursorX {
 		return fmt.Errorf("field %s: must be >= %v", "cursorX", 0)
-	}
-	if 9007199254740991 < plain.CursorY {
-		return fmt.Errorf("field %s: must be <= %v", "cursorY", 9007199254740991)
 	}
 	if 0 > plain.CursorY {
 		return fmt.Errorf("field %s: must be >= %v", "cursorY", 0)
 	}
-	if 9007199254740991 < plain.Height {
-		return fmt.Errorf("field %s: must be <= %v", "height", 9007199254740991)
-	}
 	if 0 > plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 0)
-	}
-	if 9007199254740991 < plain.HistoryLimit {
-		return fmt.Errorf("field %s: must be <= %v", "historyLimit", 9007199254740991)
 	}
 	if 0 > plain.HistoryLimit {
 		return fmt.Errorf("field %s: must be >= %v", "historyLimit", 0)
 	}
-	if 9007199254740991 < plain.HistoryLines {
-		return fmt.Errorf("field %s: must be <= %v", "historyLines", 9007199254740991)
-	}
 	if 0 > plain.HistoryLines {
 		return fmt.Errorf("field %s: must be >= %v", "historyLines", 0)
-	}
-	if 9007199254740991 < plain.Left {
-		return fmt.Errorf("field %s: must be <= %v", "left", 9007199254740991)
 	}
 	if 0 > plain.Left {
 		return fmt.Errorf("field %s: must be >= %v", "left", 0)
@@ -244,14 +213,8 @@ func (j *GetPaneInfoOutput) UnmarshalJSON(value []byte) error {
 	if matched, _ := regexp.MatchString(`^\$\d+$`, string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
-	if 9007199254740991 < plain.Top {
-		return fmt.Errorf("field %s: must be <= %v", "top", 9007199254740991)
-	}
 	if 0 > plain.Top {
 		return fmt.Errorf("field %s: must be >= %v", "top", 0)
-	}
-	if 9007199254740991 < plain.Width {
-		return fmt.Errorf("field %s: must be <= %v", "width", 9007199254740991)
 	}
 	if 0 > plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 0)

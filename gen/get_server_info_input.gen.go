@@ -2,5 +2,4 @@
 
 package gen
 
-// Arguments of get_server_info (none).
 type GetServerInfoInput map[string]interface{}

@@ -6,39 +6,29 @@ import "encoding/json"
 import "fmt"
 import "reflect"
 
-// Result of get_server_info.
 type GetServerInfoOutput struct {
-	// Behaviours that differ between tmux releases and that this server's version
-	// has, derived from its version number: pane-dead-signal (tmux reports the signal
-	// that ended a dead pane's program; older versions only show it in the "Pane is
-	// dead" line), remain-on-exit-format (the text shown in a dead pane can be set),
-	// detached-session-size (new-session -x/-y size a detached session; this server
-	// applies sizes itself where they do not), pipe-pane-on-dead-pane (pipe-pane is
-	// accepted on a dead pane), invalid-utf8-shown-as-replacement (invalid UTF-8 on
-	// screen reads as U+FFFD rather than being dropped),
-	// session-names-keep-punctuation (':' and '.' stay in session names).
+	// Features corresponds to the JSON schema field "features".
 	Features []GetServerInfoOutputFeaturesElem `json:"features"`
 
-	// The pane this MCP server itself runs in, when it runs inside this tmux server;
-	// otherwise null.
+	// OwnPaneID corresponds to the JSON schema field "ownPaneId".
 	OwnPaneID GetServerInfoOutputOwnPaneID `json:"ownPaneId"`
 
-	// Panes on the server.
+	// Panes corresponds to the JSON schema field "panes".
 	Panes int `json:"panes"`
 
-	// Process id of the tmux server.
+	// Pid corresponds to the JSON schema field "pid".
 	Pid int `json:"pid"`
 
-	// Sessions on the server.
+	// Sessions corresponds to the JSON schema field "sessions".
 	Sessions int `json:"sessions"`
 
-	// Path of the server's socket, as tmux -S takes it.
+	// SocketPath corresponds to the JSON schema field "socketPath".
 	SocketPath string `json:"socketPath"`
 
-	// The tmux server's version, as it prints it, e.g. 3.4 or 3.5a.
+	// TmuxVersion corresponds to the JSON schema field "tmuxVersion".
 	TmuxVersion string `json:"tmuxVersion"`
 
-	// Windows on the server.
+	// Windows corresponds to the JSON schema field "windows".
 	Windows int `json:"windows"`
 }
 
@@ -80,8 +70,6 @@ func (j *GetServerInfoOutputFeaturesElem) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The pane this MCP server itself runs in, when it runs inside this tmux server;
-// otherwise null.
 type GetServerInfoOutputOwnPaneID *string
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -119,20 +107,11 @@ func (j *GetServerInfoOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if 9007199254740991 < plain.Panes {
-		return fmt.Errorf("field %s: must be <= %v", "panes", 9007199254740991)
-	}
 	if 0 > plain.Panes {
 		return fmt.Errorf("field %s: must be >= %v", "panes", 0)
 	}
-	if 9007199254740991 < plain.Sessions {
-		return fmt.Errorf("field %s: must be <= %v", "sessions", 9007199254740991)
-	}
 	if 0 > plain.Sessions {
 		return fmt.Errorf("field %s: must be >= %v", "sessions", 0)
-	}
-	if 9007199254740991 < plain.Windows {
-		return fmt.Errorf("field %s: must be <= %v", "windows", 9007199254740991)
 	}
 	if 0 > plain.Windows {
 		return fmt.Errorf("field %s: must be >= %v", "windows", 0)

@@ -6,9 +6,8 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of get_session_info.
 type GetSessionInfoInput struct {
-	// The session, e.g. $1.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 }
 

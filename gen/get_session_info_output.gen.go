@@ -6,30 +6,29 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of get_session_info.
 type GetSessionInfoOutput struct {
-	// Its current window.
+	// ActiveWindowID corresponds to the JSON schema field "activeWindowId".
 	ActiveWindowID string `json:"activeWindowId"`
 
-	// When the session was created, in seconds since 1970.
+	// CreatedUnix corresponds to the JSON schema field "createdUnix".
 	CreatedUnix int `json:"createdUnix"`
 
-	// Rows of its current window.
+	// Height corresponds to the JSON schema field "height".
 	Height int `json:"height"`
 
-	// Whether this MCP server itself runs in a pane of this session.
+	// This server runs in it.
 	Own bool `json:"own"`
 
-	// Stable session id, e.g. $1.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 
-	// Session name.
+	// SessionName corresponds to the JSON schema field "sessionName".
 	SessionName string `json:"sessionName"`
 
-	// Columns of its current window.
+	// Width corresponds to the JSON schema field "width".
 	Width int `json:"width"`
 
-	// Its windows, by index.
+	// Windows corresponds to the JSON schema field "windows".
 	Windows []SessionWindow `json:"windows"`
 }
 
@@ -71,17 +70,11 @@ func (j *GetSessionInfoOutput) UnmarshalJSON(value []byte) error {
 	if matched, _ := regexp.MatchString(`^@\d+$`, string(plain.ActiveWindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "ActiveWindowID", `^@\d+$`)
 	}
-	if 9007199254740991 < plain.Height {
-		return fmt.Errorf("field %s: must be <= %v", "height", 9007199254740991)
-	}
 	if 0 > plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 0)
 	}
 	if matched, _ := regexp.MatchString(`^\$\d+$`, string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
-	}
-	if 9007199254740991 < plain.Width {
-		return fmt.Errorf("field %s: must be <= %v", "width", 9007199254740991)
 	}
 	if 0 > plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 0)
@@ -90,30 +83,29 @@ func (j *GetSessionInfoOutput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// One window of the session.
 type SessionWindow struct {
-	// Whether it is the session's current window.
+	// Active corresponds to the JSON schema field "active".
 	Active bool `json:"active"`
 
-	// Rows.
+	// Height corresponds to the JSON schema field "height".
 	Height int `json:"height"`
 
-	// Window index in the session.
+	// Index corresponds to the JSON schema field "index".
 	Index int `json:"index"`
 
-	// Panes in the window.
+	// Panes corresponds to the JSON schema field "panes".
 	Panes int `json:"panes"`
 
-	// Columns.
+	// Width corresponds to the JSON schema field "width".
 	Width int `json:"width"`
 
-	// Stable window id, e.g. @1.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 
-	// Window name.
+	// WindowName corresponds to the JSON schema field "windowName".
 	WindowName string `json:"windowName"`
 
-	// Whether a pane is zoomed to fill the window.
+	// Zoomed corresponds to the JSON schema field "zoomed".
 	Zoomed bool `json:"zoomed"`
 }
 
@@ -152,20 +144,11 @@ func (j *SessionWindow) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if 9007199254740991 < plain.Height {
-		return fmt.Errorf("field %s: must be <= %v", "height", 9007199254740991)
-	}
 	if 0 > plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 0)
 	}
-	if 9007199254740991 < plain.Panes {
-		return fmt.Errorf("field %s: must be <= %v", "panes", 9007199254740991)
-	}
 	if 0 > plain.Panes {
 		return fmt.Errorf("field %s: must be >= %v", "panes", 0)
-	}
-	if 9007199254740991 < plain.Width {
-		return fmt.Errorf("field %s: must be <= %v", "width", 9007199254740991)
 	}
 	if 0 > plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 0)

@@ -6,9 +6,8 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of get_window_info.
 type GetWindowInfoInput struct {
-	// The window, e.g. @1.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 

@@ -6,47 +6,44 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of get_window_info.
 type GetWindowInfoOutput struct {
-	// Whether it is its session's current window.
+	// Active corresponds to the JSON schema field "active".
 	Active bool `json:"active"`
 
-	// The window's active pane.
+	// ActivePaneID corresponds to the JSON schema field "activePaneId".
 	ActivePaneID string `json:"activePaneId"`
 
-	// Rows.
+	// Height corresponds to the JSON schema field "height".
 	Height int `json:"height"`
 
-	// Window index in its session.
+	// Index corresponds to the JSON schema field "index".
 	Index int `json:"index"`
 
-	// tmux layout string, as select-layout takes it.
+	// Layout corresponds to the JSON schema field "layout".
 	Layout string `json:"layout"`
 
-	// Whether this MCP server itself runs in a pane of this window.
+	// This server runs in it.
 	Own bool `json:"own"`
 
-	// Its panes, by index.
+	// Panes corresponds to the JSON schema field "panes".
 	Panes []WindowPane `json:"panes"`
 
-	// The session it belongs to.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 
-	// Name of that session.
+	// SessionName corresponds to the JSON schema field "sessionName".
 	SessionName string `json:"sessionName"`
 
-	// Columns.
+	// Width corresponds to the JSON schema field "width".
 	Width int `json:"width"`
 
-	// Stable window id, e.g. @1.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 
-	// Window name.
+	// WindowName corresponds to the JSON schema field "windowName".
 	WindowName string `json:"windowName"`
 
-	// Whether a pane is zoomed to fill the window: the zoomed pane then reports the
-	// whole window as its size and place, the others keep their unzoomed ones, and
-	// layout is the unzoomed layout.
+	// Zoomed corresponds to the JSON schema field "zoomed".
 	Zoomed bool `json:"zoomed"`
 }
 
@@ -103,17 +100,11 @@ func (j *GetWindowInfoOutput) UnmarshalJSON(value []byte) error {
 	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.ActivePaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "ActivePaneID", `^%\d+$`)
 	}
-	if 9007199254740991 < plain.Height {
-		return fmt.Errorf("field %s: must be <= %v", "height", 9007199254740991)
-	}
 	if 0 > plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 0)
 	}
 	if matched, _ := regexp.MatchString(`^\$\d+$`, string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
-	}
-	if 9007199254740991 < plain.Width {
-		return fmt.Errorf("field %s: must be <= %v", "width", 9007199254740991)
 	}
 	if 0 > plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 0)
@@ -125,33 +116,32 @@ func (j *GetWindowInfoOutput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// One pane of the window and where it sits.
 type WindowPane struct {
-	// Whether it is the window's active pane.
+	// Active corresponds to the JSON schema field "active".
 	Active bool `json:"active"`
 
-	// Name of the foreground command (set by programs: untrusted text).
+	// Command corresponds to the JSON schema field "command".
 	Command string `json:"command"`
 
-	// Whether its program has exited (kept by remain-on-exit).
+	// Dead corresponds to the JSON schema field "dead".
 	Dead bool `json:"dead"`
 
-	// Rows.
+	// Height corresponds to the JSON schema field "height".
 	Height int `json:"height"`
 
-	// Pane index in the window.
+	// Index corresponds to the JSON schema field "index".
 	Index int `json:"index"`
 
-	// Column of its left edge in the window (0 is the left of the window).
+	// Left corresponds to the JSON schema field "left".
 	Left int `json:"left"`
 
-	// Stable pane id, e.g. %1.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Row of its top edge in the window (0 is the top).
+	// Top corresponds to the JSON schema field "top".
 	Top int `json:"top"`
 
-	// Columns.
+	// Width corresponds to the JSON schema field "width".
 	Width int `json:"width"`
 }
 
@@ -193,14 +183,8 @@ func (j *WindowPane) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if 9007199254740991 < plain.Height {
-		return fmt.Errorf("field %s: must be <= %v", "height", 9007199254740991)
-	}
 	if 0 > plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 0)
-	}
-	if 9007199254740991 < plain.Left {
-		return fmt.Errorf("field %s: must be <= %v", "left", 9007199254740991)
 	}
 	if 0 > plain.Left {
 		return fmt.Errorf("field %s: must be >= %v", "left", 0)
@@ -208,14 +192,8 @@ func (j *WindowPane) UnmarshalJSON(value []byte) error {
 	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if 9007199254740991 < plain.Top {
-		return fmt.Errorf("field %s: must be <= %v", "top", 9007199254740991)
-	}
 	if 0 > plain.Top {
 		return fmt.Errorf("field %s: must be >= %v", "top", 0)
-	}
-	if 9007199254740991 < plain.Width {
-		return fmt.Errorf("field %s: must be <= %v", "width", 9007199254740991)
 	}
 	if 0 > plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 0)

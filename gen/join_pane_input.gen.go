@@ -7,21 +7,20 @@ import "fmt"
 import "reflect"
 import "regexp"
 
-// Arguments of join_pane.
 type JoinPaneInput struct {
-	// Where the pane goes relative to targetPaneId.
+	// Direction corresponds to the JSON schema field "direction".
 	Direction JoinPaneInputDirection `json:"direction,omitempty,omitzero"`
 
-	// Allow this even when paneId is the pane this MCP server runs in.
+	// Act even on this server's own pane.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// The pane to move.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Size of the moved pane, in percent of targetPaneId's size; half when omitted.
+	// Percent corresponds to the JSON schema field "percent".
 	Percent *int `json:"percent,omitempty,omitzero"`
 
-	// The pane to split for it; its window receives paneId.
+	// The pane to split; paneId joins its window.
 	TargetPaneID string `json:"targetPaneId"`
 }
 

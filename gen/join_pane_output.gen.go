@@ -6,15 +6,14 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of join_pane.
 type JoinPaneOutput struct {
-	// The pane moved.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Whether it was the last pane of its old window, which then closed.
+	// SourceWindowClosed corresponds to the JSON schema field "sourceWindowClosed".
 	SourceWindowClosed bool `json:"sourceWindowClosed"`
 
-	// The window it is in now.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 

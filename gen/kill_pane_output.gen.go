@@ -6,15 +6,14 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of kill_pane.
 type KillPaneOutput struct {
-	// The pane killed.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Whether it was the window's last pane, so the window closed too.
+	// WindowClosed corresponds to the JSON schema field "windowClosed".
 	WindowClosed bool `json:"windowClosed"`
 
-	// The window it was in.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 

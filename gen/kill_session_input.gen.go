@@ -6,12 +6,11 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of kill_session.
 type KillSessionInput struct {
-	// Allow this even when this MCP server runs inside that session.
+	// Act even on this server's own pane.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// The session to kill.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 }
 

@@ -6,15 +6,14 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of kill_session.
 type KillSessionOutput struct {
-	// Panes that were closed with it.
+	// PaneIds corresponds to the JSON schema field "paneIds".
 	PaneIds []string `json:"paneIds"`
 
-	// The session killed.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 
-	// Its name.
+	// SessionName corresponds to the JSON schema field "sessionName".
 	SessionName string `json:"sessionName"`
 }
 

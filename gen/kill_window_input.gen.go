@@ -6,12 +6,11 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of kill_window.
 type KillWindowInput struct {
-	// Allow this even when this MCP server runs inside that window.
+	// Act even on this server's own pane.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// The window to kill.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 

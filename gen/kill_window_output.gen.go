@@ -6,18 +6,17 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of kill_window.
 type KillWindowOutput struct {
-	// Panes that were closed with it.
+	// PaneIds corresponds to the JSON schema field "paneIds".
 	PaneIds []string `json:"paneIds"`
 
-	// Whether it was the session's last window, so the session ended too.
+	// SessionClosed corresponds to the JSON schema field "sessionClosed".
 	SessionClosed bool `json:"sessionClosed"`
 
-	// The session it was in.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 
-	// The window killed.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 

@@ -2,5 +2,4 @@
 
 package gen
 
-// Arguments of list_buffers.
 type ListBuffersInput map[string]interface{}

@@ -5,15 +5,14 @@ package gen
 import "encoding/json"
 import "fmt"
 
-// One paste buffer.
 type BufferView struct {
-	// When it was made, in Unix seconds.
+	// CreatedUnix corresponds to the JSON schema field "createdUnix".
 	CreatedUnix int `json:"createdUnix"`
 
-	// Buffer name.
+	// Name corresponds to the JSON schema field "name".
 	Name string `json:"name"`
 
-	// Size in bytes.
+	// Size corresponds to the JSON schema field "size".
 	Size int `json:"size"`
 }
 
@@ -47,9 +46,8 @@ func (j *BufferView) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// Result of list_buffers.
 type ListBuffersOutput struct {
-	// The server's paste buffers, newest first.
+	// Buffers corresponds to the JSON schema field "buffers".
 	Buffers []BufferView `json:"buffers"`
 }
 

@@ -7,19 +7,17 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of list_panes.
 type ListPanesInput struct {
-	// Only panes of this session.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID *string `json:"sessionId,omitempty,omitzero"`
 
-	// Only panes of the session with exactly this name (instead of sessionId).
+	// SessionName corresponds to the JSON schema field "sessionName".
 	SessionName *string `json:"sessionName,omitempty,omitzero"`
 
-	// Only panes of this window.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID *string `json:"windowId,omitempty,omitzero"`
 
-	// Only panes of the window with exactly this name (instead of windowId); give
-	// sessionId or sessionName too when several sessions have a window of that name.
+	// WindowName corresponds to the JSON schema field "windowName".
 	WindowName *string `json:"windowName,omitempty,omitzero"`
 }
 

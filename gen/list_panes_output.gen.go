@@ -6,16 +6,13 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of list_panes.
 type ListPanesOutput struct {
-	// The panes, grouped by session and window.
+	// Panes corresponds to the JSON schema field "panes".
 	Panes []PaneView `json:"panes"`
 }
 
-// Signal that ended a dead pane's program, e.g. SIGTERM; otherwise null.
 type ListPanesOutputPanesElemExitSignal *string
 
-// Exit status of a dead pane; null if alive or ended by a signal.
 type ListPanesOutputPanesElemExitStatus *int
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -36,69 +33,68 @@ func (j *ListPanesOutput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// One tmux pane.
 type PaneView struct {
-	// Whether it is the window's active pane.
+	// Active corresponds to the JSON schema field "active".
 	Active bool `json:"active"`
 
-	// Name of the foreground command.
+	// Command corresponds to the JSON schema field "command".
 	Command string `json:"command"`
 
-	// Current working directory of the foreground process, when tmux can tell.
+	// Cwd corresponds to the JSON schema field "cwd".
 	Cwd string `json:"cwd"`
 
-	// Whether the pane's program has exited (kept by remain-on-exit).
+	// Dead corresponds to the JSON schema field "dead".
 	Dead bool `json:"dead"`
 
-	// Signal that ended a dead pane's program, e.g. SIGTERM; otherwise null.
+	// ExitSignal corresponds to the JSON schema field "exitSignal".
 	ExitSignal ListPanesOutputPanesElemExitSignal `json:"exitSignal"`
 
-	// Exit status of a dead pane; null if alive or ended by a signal.
+	// ExitStatus corresponds to the JSON schema field "exitStatus".
 	ExitStatus ListPanesOutputPanesElemExitStatus `json:"exitStatus"`
 
-	// Rows.
+	// Height corresponds to the JSON schema field "height".
 	Height int `json:"height"`
 
-	// Whether the pane is in copy mode or another mode (input is refused then).
+	// InMode corresponds to the JSON schema field "inMode".
 	InMode bool `json:"inMode"`
 
-	// Pane index within the window.
+	// Index corresponds to the JSON schema field "index".
 	Index int `json:"index"`
 
-	// Column of the pane's left edge within its window (0 is the window's left edge).
+	// Left corresponds to the JSON schema field "left".
 	Left int `json:"left"`
 
-	// Whether this is the pane this MCP server itself runs in.
+	// This server runs in it.
 	Own bool `json:"own"`
 
-	// Stable pane id, e.g. %1.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Process id of the pane's first process.
+	// Pid corresponds to the JSON schema field "pid".
 	Pid int `json:"pid"`
 
-	// The session it belongs to.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 
-	// Name of that session.
+	// SessionName corresponds to the JSON schema field "sessionName".
 	SessionName string `json:"sessionName"`
 
-	// Pane title.
+	// Title corresponds to the JSON schema field "title".
 	Title string `json:"title"`
 
-	// Row of the pane's top edge within its window (0 is the window's top row).
+	// Top corresponds to the JSON schema field "top".
 	Top int `json:"top"`
 
-	// Columns.
+	// Width corresponds to the JSON schema field "width".
 	Width int `json:"width"`
 
-	// The window it belongs to.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 
-	// Index of that window.
+	// WindowIndex corresponds to the JSON schema field "windowIndex".
 	WindowIndex int `json:"windowIndex"`
 
-	// Name of that window.
+	// WindowName corresponds to the JSON schema field "windowName".
 	WindowName string `json:"windowName"`
 }
 
@@ -176,14 +172,8 @@ func (j *PaneView) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if 9007199254740991 < plain.Height {
-		return fmt.Errorf("field %s: must be <= %v", "height", 9007199254740991)
-	}
 	if 0 > plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 0)
-	}
-	if 9007199254740991 < plain.Left {
-		return fmt.Errorf("field %s: must be <= %v", "left", 9007199254740991)
 	}
 	if 0 > plain.Left {
 		return fmt.Errorf("field %s: must be >= %v", "left", 0)
@@ -194,14 +184,8 @@ func (j *PaneView) UnmarshalJSON(value []byte) error {
 	if matched, _ := regexp.MatchString(`^\$\d+$`, string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
-	if 9007199254740991 < plain.Top {
-		return fmt.Errorf("field %s: must be <= %v", "top", 9007199254740991)
-	}
 	if 0 > plain.Top {
 		return fmt.Errorf("field %s: must be >= %v", "top", 0)
-	}
-	if 9007199254740991 < plain.Width {
-		return fmt.Errorf("field %s: must be <= %v", "width", 9007199254740991)
 	}
 	if 0 > plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 0)

@@ -2,5 +2,4 @@
 
 package gen
 
-// Arguments of list_sessions (none).
 type ListSessionsInput map[string]interface{}

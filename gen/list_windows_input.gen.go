@@ -7,12 +7,11 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of list_windows.
 type ListWindowsInput struct {
-	// Only windows of this session. Omit (and sessionName) for every session.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID *string `json:"sessionId,omitempty,omitzero"`
 
-	// Only windows of the session with exactly this name (instead of sessionId).
+	// SessionName corresponds to the JSON schema field "sessionName".
 	SessionName *string `json:"sessionName,omitempty,omitzero"`
 }
 

@@ -7,13 +7,11 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of load_buffer.
 type LoadBufferInput struct {
-	// Buffer name, taken literally: any text but backslashes and control characters
-	// such as tabs and line breaks (tmux 3.7 would change or refuse those).
+	// Name corresponds to the JSON schema field "name".
 	Name string `json:"name"`
 
-	// The contents, stored exactly: any characters, any line breaks.
+	// Text corresponds to the JSON schema field "text".
 	Text string `json:"text"`
 }
 

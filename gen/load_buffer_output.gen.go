@@ -5,12 +5,11 @@ package gen
 import "encoding/json"
 import "fmt"
 
-// Result of load_buffer.
 type LoadBufferOutput struct {
-	// The buffer.
+	// Name corresponds to the JSON schema field "name".
 	Name string `json:"name"`
 
-	// Its size in bytes.
+	// Size corresponds to the JSON schema field "size".
 	Size int `json:"size"`
 }
 

@@ -6,19 +6,17 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of move_window.
 type MoveWindowInput struct {
-	// Allow this even on the window holding the pane this MCP server runs in.
+	// Act even on this server's own pane.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// The index it gets there; omitted, the next free one. An index in use is an
-	// error.
+	// Default: the next free index.
 	Index *int `json:"index,omitempty,omitzero"`
 
-	// The session to move it to (its own session to reorder it).
+	// Destination; its own session to reorder.
 	SessionID string `json:"sessionId"`
 
-	// The window to move.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 

@@ -6,18 +6,17 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of move_window.
 type MoveWindowOutput struct {
-	// Its index there.
+	// Index corresponds to the JSON schema field "index".
 	Index int `json:"index"`
 
-	// The session it is in now.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 
-	// Whether it was the last window of its old session, which then ended.
+	// SourceSessionClosed corresponds to the JSON schema field "sourceSessionClosed".
 	SourceSessionClosed bool `json:"sourceSessionClosed"`
 
-	// The window moved.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 

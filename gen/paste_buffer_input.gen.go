@@ -7,22 +7,20 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of paste_buffer.
 type PasteBufferInput struct {
-	// Delete the buffer after pasting.
+	// Delete the buffer after.
 	Delete bool `json:"delete,omitempty,omitzero"`
 
-	// Press Enter after the text.
+	// Press Enter after.
 	Enter bool `json:"enter,omitempty,omitzero"`
 
-	// Allow this even when it is the pane this MCP server runs in.
+	// Act even on this server's own pane.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// Buffer name, taken literally: any text but backslashes and control characters
-	// such as tabs and line breaks (tmux 3.7 would change or refuse those).
+	// Name corresponds to the JSON schema field "name".
 	Name string `json:"name"`
 
-	// Stable pane id, e.g. %1.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 }
 

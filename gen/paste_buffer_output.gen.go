@@ -6,23 +6,20 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of paste_buffer.
 type PasteBufferOutput struct {
-	// A cursor from before the first byte this call caused: pass it to wait_for_text,
-	// wait_for_quiet or capture_since to see everything printed after. null when the
-	// pane's output cannot be watched.
+	// Pass to capture_since or a wait to read on from here.
 	Cursor interface{} `json:"cursor"`
 
-	// Whether the buffer was deleted.
+	// Deleted corresponds to the JSON schema field "deleted".
 	Deleted bool `json:"deleted"`
 
-	// Whether Enter was pressed after.
+	// Enter corresponds to the JSON schema field "enter".
 	Enter bool `json:"enter"`
 
-	// The buffer pasted.
+	// Name corresponds to the JSON schema field "name".
 	Name string `json:"name"`
 
-	// Stable pane id, e.g. %1.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 }
 

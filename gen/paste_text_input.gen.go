@@ -7,20 +7,17 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of paste_text.
 type PasteTextInput struct {
-	// Press Enter after the text.
+	// Press Enter after.
 	Enter bool `json:"enter,omitempty,omitzero"`
 
-	// Allow this even when it is the pane this MCP server runs in.
+	// Act even on this server's own pane.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// Stable pane id, e.g. %1.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// The text, typed exactly as given: tabs, blank lines, quotes, $, NUL and any
-	// characters (JSON cannot carry bytes that are not UTF-8). Line breaks end lines
-	// as Enter would.
+	// Typed exactly; line breaks end lines.
 	Text string `json:"text"`
 }
 

@@ -6,20 +6,17 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of paste_text.
 type PasteTextOutput struct {
-	// Bytes of text pasted.
+	// Bytes corresponds to the JSON schema field "bytes".
 	Bytes int `json:"bytes"`
 
-	// A cursor from before the first byte this call caused: pass it to wait_for_text,
-	// wait_for_quiet or capture_since to see everything printed after. null when the
-	// pane's output cannot be watched.
+	// Pass to capture_since or a wait to read on from here.
 	Cursor interface{} `json:"cursor"`
 
-	// Whether Enter was pressed after.
+	// Enter corresponds to the JSON schema field "enter".
 	Enter bool `json:"enter"`
 
-	// Stable pane id, e.g. %1.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 }
 

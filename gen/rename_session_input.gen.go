@@ -7,15 +7,11 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of rename_session.
 type RenameSessionInput struct {
-	// The new name, taken literally ('#', ';', quotes included). Not ':' or '.',
-	// which tmux reads as target separators. Refused, because tmux would store them
-	// changed: control characters (tab, newline, …), backslashes, and '$' before a
-	// letter, '_' or '{'.
+	// Taken literally; no control characters, backslashes, : or .
 	Name string `json:"name"`
 
-	// The session to rename.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 }
 

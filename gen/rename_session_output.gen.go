@@ -6,12 +6,11 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of rename_session.
 type RenameSessionOutput struct {
-	// Its name as tmux now stores it.
+	// Name corresponds to the JSON schema field "name".
 	Name string `json:"name"`
 
-	// The session renamed.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 }
 

@@ -7,14 +7,11 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of rename_window.
 type RenameWindowInput struct {
-	// The new name, taken literally ('#', ';', quotes included). Refused, because
-	// tmux would store them changed: control characters (tab, newline, …),
-	// backslashes, and '$' before a letter, '_' or '{'.
+	// Taken literally; no control characters or backslashes.
 	Name string `json:"name"`
 
-	// The window to rename.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 

@@ -6,12 +6,11 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of rename_window.
 type RenameWindowOutput struct {
-	// Its name as tmux now stores it.
+	// Name corresponds to the JSON schema field "name".
 	Name string `json:"name"`
 
-	// The window renamed.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 

@@ -7,28 +7,26 @@ import "fmt"
 import "reflect"
 import "regexp"
 
-// Arguments of resize_pane.
 type ResizePaneInput struct {
-	// How many cells to move the border with direction.
+	// Cells to move the border by.
 	Amount int `json:"amount,omitempty,omitzero"`
 
-	// Move the pane's border this way by amount cells (instead of width/height).
+	// Move a border this way, by amount.
 	Direction *ResizePaneInputDirection `json:"direction,omitempty,omitzero"`
 
-	// Allow this even in the window holding the pane this MCP server runs in.
+	// Act even on this server's own pane.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// Make the pane this many rows high.
+	// Height corresponds to the JSON schema field "height".
 	Height *int `json:"height,omitempty,omitzero"`
 
-	// The pane to resize.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Make the pane this many columns wide.
+	// Width corresponds to the JSON schema field "width".
 	Width *int `json:"width,omitempty,omitzero"`
 
-	// The zoom state to reach: true shows this pane alone over its whole window,
-	// false shows every pane again. Not a toggle: asking twice changes nothing more.
+	// Zoom state to reach (not a toggle).
 	Zoomed *bool `json:"zoomed,omitempty,omitzero"`
 }
 

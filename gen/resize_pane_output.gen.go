@@ -6,21 +6,20 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of resize_pane.
 type ResizePaneOutput struct {
-	// Its height in rows now.
+	// Height corresponds to the JSON schema field "height".
 	Height int `json:"height"`
 
-	// The pane resized.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Its width in columns now.
+	// Width corresponds to the JSON schema field "width".
 	Width int `json:"width"`
 
-	// Its window.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 
-	// Whether its window is zoomed now.
+	// Zoomed corresponds to the JSON schema field "zoomed".
 	Zoomed bool `json:"zoomed"`
 }
 

@@ -6,18 +6,17 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of resize_window.
 type ResizeWindowInput struct {
-	// Allow this even on the window holding the pane this MCP server runs in.
+	// Act even on this server's own pane.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// Height in rows.
+	// Height corresponds to the JSON schema field "height".
 	Height *int `json:"height,omitempty,omitzero"`
 
-	// Width in columns.
+	// Width corresponds to the JSON schema field "width".
 	Width *int `json:"width,omitempty,omitzero"`
 
-	// The window to resize.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 

@@ -6,15 +6,14 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of resize_window.
 type ResizeWindowOutput struct {
-	// Its height now.
+	// Height corresponds to the JSON schema field "height".
 	Height int `json:"height"`
 
-	// Its width now.
+	// Width corresponds to the JSON schema field "width".
 	Width int `json:"width"`
 
-	// The window resized.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 

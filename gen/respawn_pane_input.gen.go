@@ -7,27 +7,23 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of respawn_pane.
 type RespawnPaneInput struct {
-	// Program and its arguments, run directly with no shell: each element arrives as
-	// one argument, byte for byte. Omit for tmux's default shell (default-shell, as a
-	// login shell).
+	// Run without a shell; omit for the shell.
 	Argv []string `json:"argv,omitempty,omitzero"`
 
-	// Working directory; by default the pane's own.
+	// Cwd corresponds to the JSON schema field "cwd".
 	Cwd *string `json:"cwd,omitempty,omitzero"`
 
-	// Environment variables to set for the program, name to value.
+	// Env corresponds to the JSON schema field "env".
 	Env RespawnPaneInputEnv `json:"env,omitempty,omitzero"`
 
-	// Allow this even when it is the pane this MCP server runs in.
+	// Act even on this server's own pane.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// The pane to restart.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 }
 
-// Environment variables to set for the program, name to value.
 type RespawnPaneInputEnv map[string]string
 
 // UnmarshalJSON implements json.Unmarshaler.

@@ -6,12 +6,11 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of respawn_pane.
 type RespawnPaneOutput struct {
-	// The pane restarted; its id stays.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Process id of its new program.
+	// Pid corresponds to the JSON schema field "pid".
 	Pid int `json:"pid"`
 }
 

@@ -8,53 +8,38 @@ import "reflect"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of run_program.
 type RunProgramInput struct {
-	// Program and its arguments, run directly with no shell: each element arrives as
-	// one argument, byte for byte.
+	// Run without a shell.
 	Argv []string `json:"argv"`
 
-	// Working directory for the new pane. Defaults to tmux's choice.
+	// Cwd corresponds to the JSON schema field "cwd".
 	Cwd *string `json:"cwd,omitempty,omitzero"`
 
-	// Environment variables to set for the program, name to value.
+	// Env corresponds to the JSON schema field "env".
 	Env RunProgramInputEnv `json:"env,omitempty,omitzero"`
 
-	// Terminal height in rows the program gets, as width.
+	// Height corresponds to the JSON schema field "height".
 	Height *int `json:"height,omitempty,omitzero"`
 
-	// Which part of long output to keep within maxLines and the byte ceiling: tail,
-	// the newest lines (the default); head, the first lines; both, the first half and
-	// the last half of maxLines, with the part between left out. Nothing is added to
-	// the output to mark a cut: omittedAtLine says where it is, droppedLines and
-	// omittedBytes how much, and cutCursor is where capture_since reads it from.
+	// Keep corresponds to the JSON schema field "keep".
 	Keep RunProgramInputKeep `json:"keep,omitempty,omitzero"`
 
-	// Keep the pane after the program exits; by default it is closed once its output
-	// and status are read.
+	// KeepPane corresponds to the JSON schema field "keepPane".
 	KeepPane bool `json:"keepPane,omitempty,omitzero"`
 
-	// Keep at most this many lines (which ones: see keep). Defaults to the server
-	// limit; a larger value is clamped to it, and the result says so
-	// (maxLinesClamped, effectiveMaxLines).
+	// MaxLines corresponds to the JSON schema field "maxLines".
 	MaxLines *int `json:"maxLines,omitempty,omitzero"`
 
-	// Run in a new window of the session with this exact name (created if it does not
-	// exist). Omit for a new window in the session named tmux-mcp, which this server
-	// keeps for its programs.
+	// SessionName corresponds to the JSON schema field "sessionName".
 	SessionName *string `json:"sessionName,omitempty,omitzero"`
 
-	// How long to wait for the exit: 30 s when omitted, clamped to the server
-	// ceiling. On timeout the program keeps running.
+	// TimeoutMs corresponds to the JSON schema field "timeoutMs".
 	TimeoutMs int `json:"timeoutMs,omitempty,omitzero"`
 
-	// Terminal width in columns the program gets. Its new window (or new session) is
-	// made this size; tmux then keeps that window at this size (window-size manual)
-	// even when a client attaches.
+	// Width corresponds to the JSON schema field "width".
 	Width *int `json:"width,omitempty,omitzero"`
 }
 
-// Environment variables to set for the program, name to value.
 type RunProgramInputEnv map[string]string
 
 type RunProgramInputKeep string

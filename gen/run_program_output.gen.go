@@ -7,94 +7,65 @@ import "fmt"
 import "reflect"
 import "regexp"
 
-// Result of run_program.
 type RunProgramOutput struct {
-	// Stream position after the returned output, to continue with capture_since or
-	// wait_for_text; null when the stream is unavailable.
+	// Pass to capture_since or a wait to read on from here.
 	Cursor RunProgramOutputCursor `json:"cursor"`
 
-	// A capture_since cursor at the first byte left out (with this result's paneId):
-	// capture_since from it returns the left-out part and what followed it — the
-	// newest kept within capture_since's own limits, as always, so a left-out part
-	// longer than those is only partly seen, and its droppedLines says so. null when
-	// nothing was left out, or that part is no longer in the server's buffer (the
-	// stream ended).
+	// capture_since from here reads the part left out.
 	CutCursor RunProgramOutputCutCursor `json:"cutCursor"`
 
-	// Whole lines left out by maxLines: from the front (keep tail), the end (head) or
-	// the middle (both).
+	// DroppedLines corresponds to the JSON schema field "droppedLines".
 	DroppedLines int `json:"droppedLines"`
 
-	// The line limit applied: maxLines, or the server limit when maxLines was omitted
-	// or larger.
+	// EffectiveMaxLines corresponds to the JSON schema field "effectiveMaxLines".
 	EffectiveMaxLines int `json:"effectiveMaxLines"`
 
-	// The timeout applied after clamping.
+	// EffectiveTimeoutMs corresponds to the JSON schema field "effectiveTimeoutMs".
 	EffectiveTimeoutMs int `json:"effectiveTimeoutMs"`
 
-	// Exit status when it completed by exiting; otherwise null.
+	// ExitStatus corresponds to the JSON schema field "exitStatus".
 	ExitStatus RunProgramOutputExitStatus `json:"exitStatus"`
 
-	// Whether maxLines was larger than the server limit and so was lowered to
-	// effectiveMaxLines.
+	// MaxLinesClamped corresponds to the JSON schema field "maxLinesClamped".
 	MaxLinesClamped bool `json:"maxLinesClamped"`
 
-	// Output lost before it could be read: it scrolled out of the server's buffer, or
-	// tmux did not deliver it.
+	// Output lost before it was read.
 	MissedBytes int `json:"missedBytes"`
 
-	// Where the left-out part of the output lies: after this many lines of output (0
-	// for keep tail: before all of it; the count of output's lines for head; the
-	// head's lines for both). null when nothing was left out.
+	// Lines of output before the part left out.
 	OmittedAtLine RunProgramOutputOmittedAtLine `json:"omittedAtLine"`
 
-	// Bytes of output left out by maxLines or the byte ceiling, all in one place:
-	// before output (keep tail), after it (head) or inside it at omittedAtLine
-	// (both).
+	// OmittedBytes corresponds to the JSON schema field "omittedBytes".
 	OmittedBytes int `json:"omittedBytes"`
 
-	// completed: the program exited (see exitStatus and signal). timed_out: it still
-	// runs in paneId; follow it with wait_for_exit or capture_since. cancelled: the
-	// call was cancelled; the program still runs. gone: the pane was killed from
-	// outside before the program's status could be read.
+	// Outcome corresponds to the JSON schema field "outcome".
 	Outcome RunProgramOutputOutcome `json:"outcome"`
 
-	// What the program printed (terminal escapes removed): the part keep asked for
-	// (the newest by default) within maxLines and the byte ceiling, verbatim —
-	// nothing marks where a part was left out (see omittedAtLine).
+	// Output corresponds to the JSON schema field "output".
 	Output string `json:"output"`
 
-	// Whether the pane was closed after the program ended.
+	// PaneClosed corresponds to the JSON schema field "paneClosed".
 	PaneClosed bool `json:"paneClosed"`
 
-	// The program's pane (closed after a completed run unless keepPane).
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// UTF-8 bytes in output.
+	// ReturnedBytes corresponds to the JSON schema field "returnedBytes".
 	ReturnedBytes int `json:"returnedBytes"`
 
-	// Signal that ended it, e.g. SIGKILL; otherwise null.
+	// Signal corresponds to the JSON schema field "signal".
 	Signal RunProgramOutputSignal `json:"signal"`
 }
 
-// Stream position after the returned output, to continue with capture_since or
-// wait_for_text; null when the stream is unavailable.
+// Pass to capture_since or a wait to read on from here.
 type RunProgramOutputCursor *string
 
-// A capture_since cursor at the first byte left out (with this result's paneId):
-// capture_since from it returns the left-out part and what followed it — the
-// newest kept within capture_since's own limits, as always, so a left-out part
-// longer than those is only partly seen, and its droppedLines says so. null when
-// nothing was left out, or that part is no longer in the server's buffer (the
-// stream ended).
+// capture_since from here reads the part left out.
 type RunProgramOutputCutCursor *string
 
-// Exit status when it completed by exiting; otherwise null.
 type RunProgramOutputExitStatus *int
 
-// Where the left-out part of the output lies: after this many lines of output (0
-// for keep tail: before all of it; the count of output's lines for head; the
-// head's lines for both). null when nothing was left out.
+// Lines of output before the part left out.
 type RunProgramOutputOmittedAtLine *int
 
 type RunProgramOutputOutcome string
@@ -131,7 +102,6 @@ func (j *RunProgramOutputOutcome) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// Signal that ended it, e.g. SIGKILL; otherwise null.
 type RunProgramOutputSignal *string
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -193,41 +163,23 @@ func (j *RunProgramOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if 9007199254740991 < plain.DroppedLines {
-		return fmt.Errorf("field %s: must be <= %v", "droppedLines", 9007199254740991)
-	}
 	if 0 > plain.DroppedLines {
 		return fmt.Errorf("field %s: must be >= %v", "droppedLines", 0)
-	}
-	if 9007199254740991 < plain.EffectiveMaxLines {
-		return fmt.Errorf("field %s: must be <= %v", "effectiveMaxLines", 9007199254740991)
 	}
 	if 1 > plain.EffectiveMaxLines {
 		return fmt.Errorf("field %s: must be >= %v", "effectiveMaxLines", 1)
 	}
-	if 9007199254740991 < plain.EffectiveTimeoutMs {
-		return fmt.Errorf("field %s: must be <= %v", "effectiveTimeoutMs", 9007199254740991)
-	}
 	if 0 > plain.EffectiveTimeoutMs {
 		return fmt.Errorf("field %s: must be >= %v", "effectiveTimeoutMs", 0)
 	}
-	if 9007199254740991 < plain.MissedBytes {
-		return fmt.Errorf("field %s: must be <= %v", "missedBytes", 9007199254740991)
-	}
 	if 0 > plain.MissedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "missedBytes", 0)
-	}
-	if 9007199254740991 < plain.OmittedBytes {
-		return fmt.Errorf("field %s: must be <= %v", "omittedBytes", 9007199254740991)
 	}
 	if 0 > plain.OmittedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "omittedBytes", 0)
 	}
 	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
-	}
-	if 9007199254740991 < plain.ReturnedBytes {
-		return fmt.Errorf("field %s: must be <= %v", "returnedBytes", 9007199254740991)
 	}
 	if 0 > plain.ReturnedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "returnedBytes", 0)

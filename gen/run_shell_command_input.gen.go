@@ -8,34 +8,23 @@ import "reflect"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of run_shell_command.
 type RunShellCommandInput struct {
-	// The command line to run, as you would type it; any length, any characters,
-	// several lines allowed.
+	// Command corresponds to the JSON schema field "command".
 	Command string `json:"command"`
 
-	// Allow this even when the pane is this server's own, is in copy mode, is not
-	// running a known shell, or is still busy with an earlier framed command.
+	// Run even if the pane is busy or not at a prompt.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// Which part of long output to keep within maxLines and the byte ceiling: tail,
-	// the newest lines (the default); head, the first lines; both, the first half and
-	// the last half of maxLines, with the part between left out. Nothing is added to
-	// the output to mark a cut: omittedAtLine says where it is, droppedLines and
-	// omittedBytes how much, and cutCursor is where capture_since reads it from.
+	// Keep corresponds to the JSON schema field "keep".
 	Keep RunShellCommandInputKeep `json:"keep,omitempty,omitzero"`
 
-	// Keep at most this many lines (which ones: see keep). Defaults to the server
-	// limit; a larger value is clamped to it, and the result says so
-	// (maxLinesClamped, effectiveMaxLines).
+	// MaxLines corresponds to the JSON schema field "maxLines".
 	MaxLines *int `json:"maxLines,omitempty,omitzero"`
 
-	// A pane whose foreground program is a shell at its prompt (bash, zsh, dash/sh,
-	// ksh or fish).
+	// A pane at a shell prompt.
 	PaneID string `json:"paneId"`
 
-	// How long to wait for the command to finish: 30 s when omitted, clamped to the
-	// server ceiling. On timeout it keeps running.
+	// TimeoutMs corresponds to the JSON schema field "timeoutMs".
 	TimeoutMs int `json:"timeoutMs,omitempty,omitzero"`
 }
 

@@ -7,119 +7,77 @@ import "fmt"
 import "reflect"
 import "regexp"
 
-// Result of run_shell_command.
 type RunShellCommandOutput struct {
-	// Opaque name of this command for wait_for_command, valid for as long as this
-	// server runs (an ended command's result is kept for the server's exit grace
-	// after its last call). Each run of the server names its commands afresh: an id
-	// from an earlier run never names a command of a later one, and is not known
-	// after a restart.
+	// CommandID corresponds to the JSON schema field "commandId".
 	CommandID string `json:"commandId"`
 
-	// Stream position after the returned output, to continue with capture_since or
-	// wait_for_text.
+	// Pass to capture_since or a wait to read on from here.
 	Cursor RunShellCommandOutputCursor `json:"cursor"`
 
-	// A capture_since cursor at the first byte left out (with this result's paneId):
-	// capture_since from it returns the left-out part and what followed it — the
-	// newest kept within capture_since's own limits, as always, so a left-out part
-	// longer than those is only partly seen, and its droppedLines says so. null when
-	// nothing was left out, or that part is no longer in the server's buffer (the
-	// stream ended).
+	// capture_since from here reads the part left out.
 	CutCursor RunShellCommandOutputCutCursor `json:"cutCursor"`
 
-	// Whole lines left out by maxLines: from the front (keep tail), the end (head) or
-	// the middle (both).
+	// DroppedLines corresponds to the JSON schema field "droppedLines".
 	DroppedLines int `json:"droppedLines"`
 
-	// The line limit applied: maxLines, or the server limit when maxLines was omitted
-	// or larger.
+	// EffectiveMaxLines corresponds to the JSON schema field "effectiveMaxLines".
 	EffectiveMaxLines int `json:"effectiveMaxLines"`
 
-	// The timeout applied after clamping.
+	// EffectiveTimeoutMs corresponds to the JSON schema field "effectiveTimeoutMs".
 	EffectiveTimeoutMs int `json:"effectiveTimeoutMs"`
 
-	// The command's exit status when completed, interrupted or suspended, as the
-	// shell reports it; otherwise null.
+	// ExitStatus corresponds to the JSON schema field "exitStatus".
 	ExitStatus RunShellCommandOutputExitStatus `json:"exitStatus"`
 
-	// Whether maxLines was larger than the server limit and so was lowered to
-	// effectiveMaxLines.
+	// MaxLinesClamped corresponds to the JSON schema field "maxLinesClamped".
 	MaxLinesClamped bool `json:"maxLinesClamped"`
 
-	// Output lost before it could be read: it scrolled out of the server's buffer, or
-	// tmux did not deliver it.
+	// Output lost before it was read.
 	MissedBytes int `json:"missedBytes"`
 
-	// Where the left-out part of the output lies: after this many lines of output (0
-	// for keep tail: before all of it; the count of output's lines for head; the
-	// head's lines for both). null when nothing was left out.
+	// Lines of output before the part left out.
 	OmittedAtLine RunShellCommandOutputOmittedAtLine `json:"omittedAtLine"`
 
-	// Bytes of output left out by maxLines or the byte ceiling, all in one place:
-	// before output (keep tail), after it (head) or inside it at omittedAtLine
-	// (both).
+	// OmittedBytes corresponds to the JSON schema field "omittedBytes".
 	OmittedBytes int `json:"omittedBytes"`
 
-	// completed: the command finished (see exitStatus). interrupted: an interrupt
-	// (C-c) made the shell abandon it, or its last program died of a signal
-	// (exitStatus as the shell reports it, e.g. 130; signal names it). suspended: its
-	// program was stopped (C-z) and left as a job; the pane stays reserved while that
-	// job exists (resumed with fg, until it ends), or until force. timed_out /
-	// cancelled: it has not ended (stillRunning; state says whether it started): call
-	// wait_for_command with commandId. pane_died: the shell exited (e.g. the command
-	// ran exit).
+	// Outcome corresponds to the JSON schema field "outcome".
 	Outcome RunShellCommandOutputOutcome `json:"outcome"`
 
-	// What the command printed (terminal escapes removed): the part keep asked for
-	// (the newest by default) within maxLines and the byte ceiling, verbatim —
-	// nothing marks where a part was left out (see omittedAtLine).
+	// Output corresponds to the JSON schema field "output".
 	Output string `json:"output"`
 
-	// Whether output holds everything the command printed: false when anything was
-	// dropped, missed or the command has not finished.
+	// False when anything was cut or missed, or it still runs.
 	OutputComplete bool `json:"outputComplete"`
 
-	// Stable pane id, e.g. %1.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// UTF-8 bytes in output.
+	// ReturnedBytes corresponds to the JSON schema field "returnedBytes".
 	ReturnedBytes int `json:"returnedBytes"`
 
-	// The shell the command ran in, as tmux reports the pane's program.
+	// Shell corresponds to the JSON schema field "shell".
 	Shell string `json:"shell"`
 
-	// For interrupted: the signal's name, e.g. "SIGINT", when known; otherwise null.
+	// Signal corresponds to the JSON schema field "signal".
 	Signal RunShellCommandOutputSignal `json:"signal"`
 
-	// not_started: typed, but the shell has not begun it (still starting, or busy
-	// with something else); it runs when the shell reads it. running: begun, not
-	// ended. ended: see outcome.
+	// not_started: typed, not yet read by the shell.
 	State RunShellCommandOutputState `json:"state"`
 
-	// Whether the command is still running; the pane stays reserved until it ends.
+	// StillRunning corresponds to the JSON schema field "stillRunning".
 	StillRunning bool `json:"stillRunning"`
 }
 
-// Stream position after the returned output, to continue with capture_since or
-// wait_for_text.
+// Pass to capture_since or a wait to read on from here.
 type RunShellCommandOutputCursor *string
 
-// A capture_since cursor at the first byte left out (with this result's paneId):
-// capture_since from it returns the left-out part and what followed it — the
-// newest kept within capture_since's own limits, as always, so a left-out part
-// longer than those is only partly seen, and its droppedLines says so. null when
-// nothing was left out, or that part is no longer in the server's buffer (the
-// stream ended).
+// capture_since from here reads the part left out.
 type RunShellCommandOutputCutCursor *string
 
-// The command's exit status when completed, interrupted or suspended, as the shell
-// reports it; otherwise null.
 type RunShellCommandOutputExitStatus *int
 
-// Where the left-out part of the output lies: after this many lines of output (0
-// for keep tail: before all of it; the count of output's lines for head; the
-// head's lines for both). null when nothing was left out.
+// Lines of output before the part left out.
 type RunShellCommandOutputOmittedAtLine *int
 
 type RunShellCommandOutputOutcome string
@@ -160,7 +118,6 @@ func (j *RunShellCommandOutputOutcome) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// For interrupted: the signal's name, e.g. "SIGINT", when known; otherwise null.
 type RunShellCommandOutputSignal *string
 
 type RunShellCommandOutputState string
@@ -269,41 +226,23 @@ func (j *RunShellCommandOutput) UnmarshalJSON(value []byte) error {
 	if matched, _ := regexp.MatchString(`^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`, string(plain.CommandID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "CommandID", `^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`)
 	}
-	if 9007199254740991 < plain.DroppedLines {
-		return fmt.Errorf("field %s: must be <= %v", "droppedLines", 9007199254740991)
-	}
 	if 0 > plain.DroppedLines {
 		return fmt.Errorf("field %s: must be >= %v", "droppedLines", 0)
-	}
-	if 9007199254740991 < plain.EffectiveMaxLines {
-		return fmt.Errorf("field %s: must be <= %v", "effectiveMaxLines", 9007199254740991)
 	}
 	if 1 > plain.EffectiveMaxLines {
 		return fmt.Errorf("field %s: must be >= %v", "effectiveMaxLines", 1)
 	}
-	if 9007199254740991 < plain.EffectiveTimeoutMs {
-		return fmt.Errorf("field %s: must be <= %v", "effectiveTimeoutMs", 9007199254740991)
-	}
 	if 0 > plain.EffectiveTimeoutMs {
 		return fmt.Errorf("field %s: must be >= %v", "effectiveTimeoutMs", 0)
 	}
-	if 9007199254740991 < plain.MissedBytes {
-		return fmt.Errorf("field %s: must be <= %v", "missedBytes", 9007199254740991)
-	}
 	if 0 > plain.MissedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "missedBytes", 0)
-	}
-	if 9007199254740991 < plain.OmittedBytes {
-		return fmt.Errorf("field %s: must be <= %v", "omittedBytes", 9007199254740991)
 	}
 	if 0 > plain.OmittedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "omittedBytes", 0)
 	}
 	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
-	}
-	if 9007199254740991 < plain.ReturnedBytes {
-		return fmt.Errorf("field %s: must be <= %v", "returnedBytes", 9007199254740991)
 	}
 	if 0 > plain.ReturnedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "returnedBytes", 0)

@@ -7,43 +7,38 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of search_panes.
 type SearchPanesInput struct {
-	// Match regardless of letter case.
+	// IgnoreCase corresponds to the JSON schema field "ignoreCase".
 	IgnoreCase bool `json:"ignoreCase,omitempty,omitzero"`
 
-	// Return at most this many matching lines. Defaults to, and is capped at, the
-	// server's line limit.
+	// MaxHits corresponds to the JSON schema field "maxHits".
 	MaxHits *int `json:"maxHits,omitempty,omitzero"`
 
-	// Read at most this many lines in all (screens and scrollback together).
+	// MaxLines corresponds to the JSON schema field "maxLines".
 	MaxLines int `json:"maxLines,omitempty,omitzero"`
 
-	// Search at most this many panes, in list_panes order.
+	// MaxPanes corresponds to the JSON schema field "maxPanes".
 	MaxPanes int `json:"maxPanes,omitempty,omitzero"`
 
-	// Only these panes. Omit to search every pane in scope.
+	// PaneIds corresponds to the JSON schema field "paneIds".
 	PaneIds []string `json:"paneIds,omitempty,omitzero"`
 
-	// Text to look for in each line: a literal substring, or with regex:true a Go RE2
-	// expression. It is matched here, never given to tmux.
+	// Literal, or RE2 with regex.
 	Pattern string `json:"pattern"`
 
-	// Read pattern as a Go RE2 regular expression.
+	// Regex corresponds to the JSON schema field "regex".
 	Regex bool `json:"regex,omitempty,omitzero"`
 
-	// Search each pane's scrollback too, newest lines first within the line budget;
-	// by default only the visible screen.
+	// Search scrollback too.
 	Scrollback bool `json:"scrollback,omitempty,omitzero"`
 
-	// Only panes of this session.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID *string `json:"sessionId,omitempty,omitzero"`
 
-	// Stop after this long (clamped to the server's wait ceiling) and return what was
-	// found.
+	// TimeoutMs corresponds to the JSON schema field "timeoutMs".
 	TimeoutMs float64 `json:"timeoutMs,omitempty,omitzero"`
 
-	// Only panes of this window.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID *string `json:"windowId,omitempty,omitzero"`
 }
 

@@ -7,17 +7,15 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of select_layout.
 type SelectLayoutInput struct {
-	// Allow this even on the window holding the pane this MCP server runs in.
+	// Act even on this server's own pane.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// A preset — even-horizontal, even-vertical, main-horizontal, main-vertical,
-	// tiled (tmux 3.5 and later also main-horizontal-mirrored,
-	// main-vertical-mirrored) — or a layout string as list_windows returns it.
+	// even-horizontal, even-vertical, main-horizontal, main-vertical, tiled, or a
+	// layout string from list_windows.
 	Layout string `json:"layout"`
 
-	// The window to lay out.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 

@@ -6,12 +6,11 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of select_layout.
 type SelectLayoutOutput struct {
-	// Its layout string now.
+	// Layout corresponds to the JSON schema field "layout".
 	Layout string `json:"layout"`
 
-	// The window laid out.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 

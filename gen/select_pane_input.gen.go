@@ -6,9 +6,8 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of select_pane.
 type SelectPaneInput struct {
-	// The pane to make its window's active pane.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 }
 

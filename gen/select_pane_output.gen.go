@@ -6,16 +6,14 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of select_pane.
 type SelectPaneOutput struct {
-	// The pane selected.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Its window.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 
-	// Whether the window is zoomed (it stays zoomed if it was, now showing this
-	// pane).
+	// Zoomed corresponds to the JSON schema field "zoomed".
 	Zoomed bool `json:"zoomed"`
 }
 

@@ -6,9 +6,8 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of select_window.
 type SelectWindowInput struct {
-	// The window to make its session's current window.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 

@@ -6,15 +6,14 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of select_window.
 type SelectWindowOutput struct {
-	// Its index in the session.
+	// Index corresponds to the JSON schema field "index".
 	Index int `json:"index"`
 
-	// Its session, whose current window it now is.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 
-	// The window selected.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 

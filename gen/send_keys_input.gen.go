@@ -6,29 +6,20 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of send_keys.
 type SendKeysInput struct {
-	// Press Enter after the keys (string keys only; a sequence says where Enter
-	// goes). When omitted: true for text, false for a string that is one key name
-	// (C-c, C-d, Escape… are sent alone); enter:true presses Enter after the key too.
+	// Default: true for text, false for a key name.
 	Enter *bool `json:"enter,omitempty,omitzero"`
 
-	// Allow this even when it is the pane this MCP server runs in.
+	// Act even on this server's own pane.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// What to type. Either a string — sent as one tmux key when it is a key name
-	// (C-c, Enter, Up, F5, M-x), with no Enter after it unless enter:true, otherwise
-	// typed as text and then Enter unless enter:false (always text with literal) — or
-	// a sequence of items, each {"text": …} typed literally or {"key": …} one tmux
-	// key name, sent in order, e.g. [{"text":"x = 1"},{"key":"Enter"},{"key":"C-d"}].
-	// With a sequence, enter and literal do not apply: put {"key":"Enter"} where it
-	// belongs.
+	// Text, one key name, or a sequence of {"text"} and {"key"} items.
 	Keys interface{} `json:"keys"`
 
-	// Type a string keys as text even when it names a key (string keys only).
+	// Type a key name as text.
 	Literal bool `json:"literal,omitempty,omitzero"`
 
-	// Stable pane id, e.g. %1.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 }
 

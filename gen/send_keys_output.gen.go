@@ -6,24 +6,18 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of send_keys.
 type SendKeysOutput struct {
-	// Stream position taken before the first key was sent: pass it to wait_for_text
-	// or capture_since to see everything the keys caused. null when the pane's output
-	// cannot be watched.
+	// Pass to capture_since or a wait to read on from here.
 	Cursor SendKeysOutputCursor `json:"cursor"`
 
-	// Stable pane id, e.g. %1.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// What was sent, in order, one item per step: text "…" for text typed literally,
-	// key <name> for a key, e.g. text "x = 1", key Enter.
+	// Sent corresponds to the JSON schema field "sent".
 	Sent string `json:"sent"`
 }
 
-// Stream position taken before the first key was sent: pass it to wait_for_text or
-// capture_since to see everything the keys caused. null when the pane's output
-// cannot be watched.
+// Pass to capture_since or a wait to read on from here.
 type SendKeysOutputCursor *string
 
 // UnmarshalJSON implements json.Unmarshaler.

@@ -7,19 +7,17 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of set_environment.
 type SetEnvironmentInput struct {
-	// Variable name: letters, digits and _, not starting with a digit.
+	// Name corresponds to the JSON schema field "name".
 	Name string `json:"name"`
 
-	// Set in this session's environment; omit for the global one.
+	// Omit for the global environment.
 	SessionID *string `json:"sessionId,omitempty,omitzero"`
 
-	// Remove the variable instead.
+	// Remove it instead.
 	Unset bool `json:"unset,omitempty,omitzero"`
 
-	// The value, stored exactly (no format expansion). At most 8192 bytes: tmux takes
-	// it in one command, and a command has a size limit.
+	// Value corresponds to the JSON schema field "value".
 	Value *string `json:"value,omitempty,omitzero"`
 }
 

@@ -5,25 +5,22 @@ package gen
 import "encoding/json"
 import "fmt"
 
-// Result of set_environment.
 type SetEnvironmentOutput struct {
-	// The variable.
+	// Name corresponds to the JSON schema field "name".
 	Name string `json:"name"`
 
-	// The session, or null for the global environment.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID SetEnvironmentOutputSessionID `json:"sessionId"`
 
-	// Whether it was removed.
+	// Unset corresponds to the JSON schema field "unset".
 	Unset bool `json:"unset"`
 
-	// The value now set, read back from tmux; null after unset.
+	// Value corresponds to the JSON schema field "value".
 	Value SetEnvironmentOutputValue `json:"value"`
 }
 
-// The session, or null for the global environment.
 type SetEnvironmentOutputSessionID *string
 
-// The value now set, read back from tmux; null after unset.
 type SetEnvironmentOutputValue *string
 
 // UnmarshalJSON implements json.Unmarshaler.

@@ -8,32 +8,23 @@ import "reflect"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of set_option.
 type SetOptionInput struct {
-	// The global defaults of the scope (session or window) rather than one object's
-	// own options.
+	// The scope's global default.
 	Global bool `json:"global,omitempty,omitzero"`
 
-	// Option name: one of tmux's own (status, remain-on-exit), a user option (@name),
-	// or one element of an array option (name[N]).
+	// A tmux option, @user option or name[N].
 	Name string `json:"name"`
 
-	// Which options: the server's, a session's, a window's or a pane's.
+	// Scope corresponds to the JSON schema field "scope".
 	Scope SetOptionInputScope `json:"scope"`
 
-	// The object whose options these are: a session ($N), window (@N) or pane (%N) id
-	// matching scope. Not used for server scope or with global.
+	// $N, @N or %N as scope says; not for server or global.
 	TargetID *string `json:"targetId,omitempty,omitzero"`
 
-	// Remove the option from this level instead, so it inherits again (a global one
-	// returns to its default).
+	// Remove it, so it inherits again.
 	Unset bool `json:"unset,omitempty,omitzero"`
 
-	// The new value, stored exactly. tmux's own options take no '#' (tmux would
-	// expand it as a format, and #(...) runs a shell command) except in a colour such
-	// as #ff0000; user options (@name) take any text. At most 8192 bytes: tmux takes
-	// a value in one command, and a command has a size limit (for long text, use
-	// load_buffer).
+	// Stored exactly; tmux's own options refuse '#' outside a colour.
 	Value *string `json:"value,omitempty,omitzero"`
 }
 

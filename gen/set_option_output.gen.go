@@ -5,31 +5,28 @@ package gen
 import "encoding/json"
 import "fmt"
 
-// Result of set_option.
 type SetOptionOutput struct {
-	// Whether the global default was set.
+	// Global corresponds to the JSON schema field "global".
 	Global bool `json:"global"`
 
-	// The option.
+	// Name corresponds to the JSON schema field "name".
 	Name string `json:"name"`
 
-	// The scope read or written.
+	// Scope corresponds to the JSON schema field "scope".
 	Scope string `json:"scope"`
 
-	// The object's id, or null for server scope and global defaults.
+	// TargetID corresponds to the JSON schema field "targetId".
 	TargetID SetOptionOutputTargetID `json:"targetId"`
 
-	// Whether the option was removed.
+	// Unset corresponds to the JSON schema field "unset".
 	Unset bool `json:"unset"`
 
-	// The value now set at this level, read back from tmux; null after unset.
+	// Value corresponds to the JSON schema field "value".
 	Value SetOptionOutputValue `json:"value"`
 }
 
-// The object's id, or null for server scope and global defaults.
 type SetOptionOutputTargetID *string
 
-// The value now set at this level, read back from tmux; null after unset.
 type SetOptionOutputValue *string
 
 // UnmarshalJSON implements json.Unmarshaler.

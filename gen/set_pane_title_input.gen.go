@@ -7,14 +7,11 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of set_pane_title.
 type SetPaneTitleInput struct {
-	// The pane whose title to set.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// The title, taken literally ('#', ';', quotes included); empty clears it.
-	// Refused, because tmux would store them changed: control characters (tab,
-	// newline, …) and backslashes.
+	// Taken literally; empty clears it.
 	Title string `json:"title"`
 }
 

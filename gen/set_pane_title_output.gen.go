@@ -6,12 +6,11 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of set_pane_title.
 type SetPaneTitleOutput struct {
-	// The pane.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Its title as tmux now stores it.
+	// Title corresponds to the JSON schema field "title".
 	Title string `json:"title"`
 }
 

@@ -5,25 +5,23 @@ package gen
 import "encoding/json"
 import "fmt"
 
-// Result of show_buffer.
 type ShowBufferOutput struct {
-	// The buffer holds bytes that are not UTF-8; text shows each as U+FFFD.
+	// InvalidUtf8 corresponds to the JSON schema field "invalidUtf8".
 	InvalidUtf8 bool `json:"invalidUtf8"`
 
-	// The buffer.
+	// Name corresponds to the JSON schema field "name".
 	Name string `json:"name"`
 
-	// Bytes of text (as returned, U+FFFD for each invalid byte) left out by the byte
-	// ceiling, from the end.
+	// OmittedBytes corresponds to the JSON schema field "omittedBytes".
 	OmittedBytes int `json:"omittedBytes"`
 
-	// Bytes of text returned.
+	// ReturnedBytes corresponds to the JSON schema field "returnedBytes".
 	ReturnedBytes int `json:"returnedBytes"`
 
-	// Its whole size in bytes.
+	// Size corresponds to the JSON schema field "size".
 	Size int `json:"size"`
 
-	// Its contents, within the byte ceiling.
+	// Text corresponds to the JSON schema field "text".
 	Text string `json:"text"`
 }
 

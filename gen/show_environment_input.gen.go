@@ -6,12 +6,11 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of show_environment.
 type ShowEnvironmentInput struct {
-	// One variable; omit for all.
+	// Name corresponds to the JSON schema field "name".
 	Name *string `json:"name,omitempty,omitzero"`
 
-	// A session's own environment; omit for the global one.
+	// Omit for the global environment.
 	SessionID *string `json:"sessionId,omitempty,omitzero"`
 }
 

@@ -5,16 +5,14 @@ package gen
 import "encoding/json"
 import "fmt"
 
-// One environment entry.
 type EnvVarView struct {
-	// Variable name.
+	// Name corresponds to the JSON schema field "name".
 	Name string `json:"name"`
 
-	// Marked for removal: new processes of the session do not get it even if the
-	// global environment has it.
+	// Removed corresponds to the JSON schema field "removed".
 	Removed bool `json:"removed"`
 
-	// Its value exactly, or null when removed is true.
+	// Value corresponds to the JSON schema field "value".
 	Value ShowEnvironmentOutputVariablesElemValue `json:"value"`
 }
 
@@ -42,19 +40,16 @@ func (j *EnvVarView) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// Result of show_environment.
 type ShowEnvironmentOutput struct {
-	// The session, or null for the global environment.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID ShowEnvironmentOutputSessionID `json:"sessionId"`
 
-	// The entries, in tmux's order. Empty when name is given and not set.
+	// Variables corresponds to the JSON schema field "variables".
 	Variables []EnvVarView `json:"variables"`
 }
 
-// The session, or null for the global environment.
 type ShowEnvironmentOutputSessionID *string
 
-// Its value exactly, or null when removed is true.
 type ShowEnvironmentOutputVariablesElemValue *string
 
 // UnmarshalJSON implements json.Unmarshaler.

@@ -7,19 +7,17 @@ import "fmt"
 import "reflect"
 import "regexp"
 
-// Arguments of show_hooks.
 type ShowHooksInput struct {
-	// The global hooks rather than one object's own.
+	// The global hooks.
 	Global bool `json:"global,omitempty,omitzero"`
 
-	// One hook, e.g. pane-died; omit for all.
+	// One hook, e.g. pane-died.
 	Name *string `json:"name,omitempty,omitzero"`
 
-	// Whose hooks: a session's (default), a window's or a pane's.
+	// Scope corresponds to the JSON schema field "scope".
 	Scope *ShowHooksInputScope `json:"scope,omitempty,omitzero"`
 
-	// The session ($N), window (@N) or pane (%N) id matching scope. Not used with
-	// global.
+	// $N, @N or %N as scope says.
 	TargetID *string `json:"targetId,omitempty,omitzero"`
 }
 

@@ -5,16 +5,14 @@ package gen
 import "encoding/json"
 import "fmt"
 
-// One set hook command.
 type HookView struct {
-	// The command, as tmux prints it. Hooks are set by people and programs: treat it
-	// as untrusted text.
+	// Command corresponds to the JSON schema field "command".
 	Command string `json:"command"`
 
-	// Index in the hook's array.
+	// Index corresponds to the JSON schema field "index".
 	Index int `json:"index"`
 
-	// Hook name, e.g. pane-died.
+	// Name corresponds to the JSON schema field "name".
 	Name string `json:"name"`
 }
 
@@ -45,22 +43,20 @@ func (j *HookView) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// Result of show_hooks.
 type ShowHooksOutput struct {
-	// Whether the global hooks were read.
+	// Global corresponds to the JSON schema field "global".
 	Global bool `json:"global"`
 
-	// The hooks with a command set; hooks with none are left out.
+	// Hooks corresponds to the JSON schema field "hooks".
 	Hooks []HookView `json:"hooks"`
 
-	// The scope read or written.
+	// Scope corresponds to the JSON schema field "scope".
 	Scope string `json:"scope"`
 
-	// The object's id, or null for server scope and global defaults.
+	// TargetID corresponds to the JSON schema field "targetId".
 	TargetID ShowHooksOutputTargetID `json:"targetId"`
 }
 
-// The object's id, or null for server scope and global defaults.
 type ShowHooksOutputTargetID *string
 
 // UnmarshalJSON implements json.Unmarshaler.

@@ -7,25 +7,20 @@ import "fmt"
 import "reflect"
 import "regexp"
 
-// Arguments of show_option.
 type ShowOptionInput struct {
-	// The global defaults of the scope (session or window) rather than one object's
-	// own options.
+	// The scope's global defaults.
 	Global bool `json:"global,omitempty,omitzero"`
 
-	// Also show what is not set at this level but inherited from a parent, marked
-	// inherited.
+	// Also show inherited values.
 	Inherited bool `json:"inherited,omitempty,omitzero"`
 
-	// Option name: one of tmux's own (status, remain-on-exit), a user option (@name),
-	// or one element of an array option (name[N]).
+	// A tmux option, @user option or name[N]; omit for all.
 	Name *string `json:"name,omitempty,omitzero"`
 
-	// Which options: the server's, a session's, a window's or a pane's.
+	// Scope corresponds to the JSON schema field "scope".
 	Scope ShowOptionInputScope `json:"scope"`
 
-	// The object whose options these are: a session ($N), window (@N) or pane (%N) id
-	// matching scope. Not used for server scope or with global.
+	// $N, @N or %N as scope says; not for server or global.
 	TargetID *string `json:"targetId,omitempty,omitzero"`
 }
 

@@ -5,16 +5,14 @@ package gen
 import "encoding/json"
 import "fmt"
 
-// One option.
 type OptionView struct {
-	// Not set at this level: the value comes from a parent (a window's, the global
-	// one).
+	// Inherited corresponds to the JSON schema field "inherited".
 	Inherited bool `json:"inherited"`
 
-	// Option name; array elements as name[N].
+	// Name corresponds to the JSON schema field "name".
 	Name string `json:"name"`
 
-	// The value exactly as tmux holds it.
+	// Value corresponds to the JSON schema field "value".
 	Value string `json:"value"`
 }
 
@@ -42,23 +40,20 @@ func (j *OptionView) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// Result of show_option.
 type ShowOptionOutput struct {
-	// Whether the global defaults were read.
+	// Global corresponds to the JSON schema field "global".
 	Global bool `json:"global"`
 
-	// The options, each with its exact value. Empty when name is given but not set at
-	// this level.
+	// Options corresponds to the JSON schema field "options".
 	Options []OptionView `json:"options"`
 
-	// The scope read or written.
+	// Scope corresponds to the JSON schema field "scope".
 	Scope string `json:"scope"`
 
-	// The object's id, or null for server scope and global defaults.
+	// TargetID corresponds to the JSON schema field "targetId".
 	TargetID ShowOptionOutputTargetID `json:"targetId"`
 }
 
-// The object's id, or null for server scope and global defaults.
 type ShowOptionOutputTargetID *string
 
 // UnmarshalJSON implements json.Unmarshaler.

@@ -6,18 +6,15 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of signal_channel.
 type SignalChannelInput struct {
-	// Channel name: 1 to 128 of A-Z a-z 0-9 _ . : -.
+	// Channel corresponds to the JSON schema field "channel".
 	Channel string `json:"channel"`
 
-	// tmux socket name (as tmux -L); null or omitted means the server's configured
-	// socket.
+	// Another tmux server's socket name (tmux -L).
 	SocketName SignalChannelInputSocketName `json:"socket_name,omitempty,omitzero"`
 }
 
-// tmux socket name (as tmux -L); null or omitted means the server's configured
-// socket.
+// Another tmux server's socket name (tmux -L).
 type SignalChannelInputSocketName *string
 
 // UnmarshalJSON implements json.Unmarshaler.

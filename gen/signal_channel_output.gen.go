@@ -5,9 +5,8 @@ package gen
 import "encoding/json"
 import "fmt"
 
-// Result of signal_channel.
 type SignalChannelOutput struct {
-	// Confirmation naming the channel that was signalled.
+	// Result corresponds to the JSON schema field "result".
 	Result string `json:"result"`
 }
 

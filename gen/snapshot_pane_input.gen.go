@@ -6,16 +6,14 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of snapshot_pane.
 type SnapshotPaneInput struct {
-	// Keep colour and attribute escape sequences in text.
+	// Escapes corresponds to the JSON schema field "escapes".
 	Escapes bool `json:"escapes,omitempty,omitzero"`
 
-	// Keep at most this many lines of text, from the end. Defaults to the server
-	// limit.
+	// MaxLines corresponds to the JSON schema field "maxLines".
 	MaxLines *int `json:"maxLines,omitempty,omitzero"`
 
-	// Stable pane id, e.g. %1.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 }
 

@@ -8,38 +8,32 @@ import "reflect"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of split_window.
 type SplitWindowInput struct {
-	// Program and arguments, run directly without a shell. Omit for the default
-	// shell.
+	// Run without a shell; omit for the shell.
 	Argv []string `json:"argv,omitempty,omitzero"`
 
-	// Working directory for the new pane. Defaults to tmux's choice.
+	// Cwd corresponds to the JSON schema field "cwd".
 	Cwd *string `json:"cwd,omitempty,omitzero"`
 
-	// Where the new pane goes relative to paneId.
+	// Direction corresponds to the JSON schema field "direction".
 	Direction SplitWindowInputDirection `json:"direction,omitempty,omitzero"`
 
-	// Environment variables to set for the program, name to value.
+	// Env corresponds to the JSON schema field "env".
 	Env SplitWindowInputEnv `json:"env,omitempty,omitzero"`
 
-	// Height of the new pane in rows, for direction below or above only (a pane split
-	// right or left has the split pane's height). Taken from the split pane; the
-	// window keeps its size. Not with percent.
+	// Height corresponds to the JSON schema field "height".
 	Height *int `json:"height,omitempty,omitzero"`
 
-	// The pane to split.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Size of the new pane as a percentage of the split pane.
+	// Percent corresponds to the JSON schema field "percent".
 	Percent *int `json:"percent,omitempty,omitzero"`
 
-	// Make the new pane the active one.
+	// Select corresponds to the JSON schema field "select".
 	Select bool `json:"select,omitempty,omitzero"`
 
-	// Width of the new pane in columns, for direction right or left only (a pane
-	// split below or above spans the split pane's width). Taken from the split pane;
-	// the window keeps its size. Not with percent.
+	// Width corresponds to the JSON schema field "width".
 	Width *int `json:"width,omitempty,omitzero"`
 }
 
@@ -77,7 +71,6 @@ func (j *SplitWindowInputDirection) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// Environment variables to set for the program, name to value.
 type SplitWindowInputEnv map[string]string
 
 // UnmarshalJSON implements json.Unmarshaler.

@@ -7,48 +7,38 @@ import "fmt"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of start_program.
 type StartProgramInput struct {
-	// Program and its arguments, run directly with no shell: each element arrives as
-	// one argument, byte for byte.
+	// Run without a shell.
 	Argv []string `json:"argv"`
 
-	// Working directory for the new pane. Defaults to tmux's choice.
+	// Cwd corresponds to the JSON schema field "cwd".
 	Cwd *string `json:"cwd,omitempty,omitzero"`
 
-	// Environment variables to set for the program, name to value.
+	// Env corresponds to the JSON schema field "env".
 	Env StartProgramInputEnv `json:"env,omitempty,omitzero"`
 
-	// Terminal height in rows the program gets, as width.
+	// Height corresponds to the JSON schema field "height".
 	Height *int `json:"height,omitempty,omitzero"`
 
-	// Keep the pane open after the program exits, whatever remain-on-exit says, so
-	// its last screen can be read.
+	// KeepPane corresponds to the JSON schema field "keepPane".
 	KeepPane bool `json:"keepPane,omitempty,omitzero"`
 
-	// Run in a new window of the session with this exact name (created if it does not
-	// exist). Omit for a new window in the session named tmux-mcp, which this server
-	// keeps for its programs.
+	// SessionName corresponds to the JSON schema field "sessionName".
 	SessionName *string `json:"sessionName,omitempty,omitzero"`
 
-	// Split this pane for the program instead of making a window or session.
+	// Split this pane instead of making a window.
 	SplitPaneID *string `json:"splitPaneId,omitempty,omitzero"`
 
-	// Wait up to this long for the program to exit before answering (clamped to the
-	// server ceiling); 0 answers as soon as it runs.
+	// WaitMs corresponds to the JSON schema field "waitMs".
 	WaitMs int `json:"waitMs,omitempty,omitzero"`
 
-	// Terminal width in columns the program gets. Its new window (or new session) is
-	// made this size; tmux then keeps that window at this size (window-size manual)
-	// even when a client attaches. Not with splitPaneId, which shares an existing
-	// window: resize it with resize_window or resize_pane first.
+	// Width corresponds to the JSON schema field "width".
 	Width *int `json:"width,omitempty,omitzero"`
 
-	// Name for the new window (not with splitPaneId).
+	// WindowName corresponds to the JSON schema field "windowName".
 	WindowName *string `json:"windowName,omitempty,omitzero"`
 }
 
-// Environment variables to set for the program, name to value.
 type StartProgramInputEnv map[string]string
 
 // UnmarshalJSON implements json.Unmarshaler.

@@ -6,45 +6,40 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of start_program.
 type StartProgramOutput struct {
-	// Stream position before the program's first byte: pass to capture_since or
-	// wait_for_text. null when no control connection could be had.
+	// Pass to capture_since or a wait to read on from here.
 	Cursor StartProgramOutputCursor `json:"cursor"`
 
-	// The wait applied after clamping.
+	// EffectiveWaitMs corresponds to the JSON schema field "effectiveWaitMs".
 	EffectiveWaitMs int `json:"effectiveWaitMs"`
 
-	// Its exit status if it already exited; null if running or ended by a signal.
+	// ExitStatus corresponds to the JSON schema field "exitStatus".
 	ExitStatus StartProgramOutputExitStatus `json:"exitStatus"`
 
-	// The program's pane.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// Process id of the program.
+	// Pid corresponds to the JSON schema field "pid".
 	Pid int `json:"pid"`
 
-	// Whether the program was still running when this answered.
+	// Running corresponds to the JSON schema field "running".
 	Running bool `json:"running"`
 
-	// Its session.
+	// SessionID corresponds to the JSON schema field "sessionId".
 	SessionID string `json:"sessionId"`
 
-	// The signal that ended it, e.g. SIGTERM, if one did; otherwise null.
+	// Signal corresponds to the JSON schema field "signal".
 	Signal StartProgramOutputSignal `json:"signal"`
 
-	// Its window.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 
-// Stream position before the program's first byte: pass to capture_since or
-// wait_for_text. null when no control connection could be had.
+// Pass to capture_since or a wait to read on from here.
 type StartProgramOutputCursor *string
 
-// Its exit status if it already exited; null if running or ended by a signal.
 type StartProgramOutputExitStatus *int
 
-// The signal that ended it, e.g. SIGTERM, if one did; otherwise null.
 type StartProgramOutputSignal *string
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -84,9 +79,6 @@ func (j *StartProgramOutput) UnmarshalJSON(value []byte) error {
 	var plain Plain
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
-	}
-	if 9007199254740991 < plain.EffectiveWaitMs {
-		return fmt.Errorf("field %s: must be <= %v", "effectiveWaitMs", 9007199254740991)
 	}
 	if 0 > plain.EffectiveWaitMs {
 		return fmt.Errorf("field %s: must be >= %v", "effectiveWaitMs", 0)

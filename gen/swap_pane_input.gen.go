@@ -6,15 +6,14 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of swap_pane.
 type SwapPaneInput struct {
-	// Allow this even when one of them is the pane this MCP server runs in.
+	// Act even on this server's own pane.
 	Force bool `json:"force,omitempty,omitzero"`
 
-	// One pane.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// The pane to trade places with; it may be in another window.
+	// May be in another window.
 	TargetPaneID string `json:"targetPaneId"`
 }
 

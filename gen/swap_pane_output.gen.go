@@ -6,18 +6,17 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Result of swap_pane.
 type SwapPaneOutput struct {
-	// The first pane.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// The other pane.
+	// TargetPaneID corresponds to the JSON schema field "targetPaneId".
 	TargetPaneID string `json:"targetPaneId"`
 
-	// The window targetPaneId is in now.
+	// TargetWindowID corresponds to the JSON schema field "targetWindowId".
 	TargetWindowID string `json:"targetWindowId"`
 
-	// The window paneId is in now.
+	// WindowID corresponds to the JSON schema field "windowId".
 	WindowID string `json:"windowId"`
 }
 

@@ -8,26 +8,17 @@ import "reflect"
 import "regexp"
 import "unicode/utf8"
 
-// Arguments of wait_for_command.
 type WaitForCommandInput struct {
-	// The commandId run_shell_command returned, in this run of the server (an id from
-	// before a restart is not known).
+	// From run_shell_command.
 	CommandID string `json:"commandId"`
 
-	// Which part of long output to keep within maxLines and the byte ceiling: tail,
-	// the newest lines (the default); head, the first lines; both, the first half and
-	// the last half of maxLines, with the part between left out. Nothing is added to
-	// the output to mark a cut: omittedAtLine says where it is, droppedLines and
-	// omittedBytes how much, and cutCursor is where capture_since reads it from.
+	// Keep corresponds to the JSON schema field "keep".
 	Keep WaitForCommandInputKeep `json:"keep,omitempty,omitzero"`
 
-	// Keep at most this many lines (which ones: see keep). Defaults to the server
-	// limit; a larger value is clamped to it, and the result says so
-	// (maxLinesClamped, effectiveMaxLines).
+	// MaxLines corresponds to the JSON schema field "maxLines".
 	MaxLines *int `json:"maxLines,omitempty,omitzero"`
 
-	// How long to wait for the command to end: 30 s when omitted, clamped to the
-	// server ceiling. On timeout it keeps running.
+	// TimeoutMs corresponds to the JSON schema field "timeoutMs".
 	TimeoutMs int `json:"timeoutMs,omitempty,omitzero"`
 }
 

@@ -6,24 +6,20 @@ import "encoding/json"
 import "fmt"
 import "regexp"
 
-// Arguments of wait_for_quiet.
 type WaitForQuietInput struct {
-	// Count output from this cursor (from capture_since, a wait or an action), so
-	// nothing printed before the call is lost.
+	// Count output from this cursor.
 	Cursor *string `json:"cursor,omitempty,omitzero"`
 
-	// Keep at most this many lines of output, from the end. Defaults to the server
-	// limit.
+	// MaxLines corresponds to the JSON schema field "maxLines".
 	MaxLines *int `json:"maxLines,omitempty,omitzero"`
 
-	// Stable pane id, e.g. %1.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// How long the pane must print nothing, in ms, counted from the start of the call
-	// or the last output. Default 1000.
+	// QuietMs corresponds to the JSON schema field "quietMs".
 	QuietMs int `json:"quietMs,omitempty,omitzero"`
 
-	// Give up after this long; default 30 s, clamped by the server ceiling.
+	// TimeoutMs corresponds to the JSON schema field "timeoutMs".
 	TimeoutMs *int `json:"timeoutMs,omitempty,omitzero"`
 }
 

@@ -7,47 +7,44 @@ import "fmt"
 import "reflect"
 import "regexp"
 
-// Result of wait_for_quiet.
 type WaitForQuietOutput struct {
-	// Continue from here with capture_since or another wait; null means the stream
-	// cannot be resumed.
+	// Pass to capture_since or a wait to read on from here.
 	Cursor interface{} `json:"cursor"`
 
-	// Output lines omitted by the result limit.
+	// DroppedLines corresponds to the JSON schema field "droppedLines".
 	DroppedLines int `json:"droppedLines"`
 
-	// The quiet period used.
+	// EffectiveQuietMs corresponds to the JSON schema field "effectiveQuietMs".
 	EffectiveQuietMs int `json:"effectiveQuietMs"`
 
-	// The timeout actually enforced, after clamping.
+	// EffectiveTimeoutMs corresponds to the JSON schema field "effectiveTimeoutMs".
 	EffectiveTimeoutMs int `json:"effectiveTimeoutMs"`
 
-	// Output lost before it could be read; non-zero means output is incomplete.
+	// Output lost before it was read.
 	MissedBytes int `json:"missedBytes"`
 
-	// Output bytes omitted by the result ceiling.
+	// OmittedBytes corresponds to the JSON schema field "omittedBytes".
 	OmittedBytes int `json:"omittedBytes"`
 
-	// Why the wait ended. quiet: nothing was printed for quietMs.
+	// Outcome corresponds to the JSON schema field "outcome".
 	Outcome WaitForQuietOutputOutcome `json:"outcome"`
 
-	// The bounded tail of what the pane printed while waiting (terminal escapes
-	// removed).
+	// Output corresponds to the JSON schema field "output".
 	Output string `json:"output"`
 
-	// Stable pane id, e.g. %1.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
-	// UTF-8 bytes returned across output and screen.
+	// ReturnedBytes corresponds to the JSON schema field "returnedBytes".
 	ReturnedBytes int `json:"returnedBytes"`
 
-	// What the pane shows at the end: for full-screen programs, the thing to read.
+	// Screen corresponds to the JSON schema field "screen".
 	Screen string `json:"screen"`
 
-	// Lines or bytes of the screen were left out by the limits.
+	// ScreenClamped corresponds to the JSON schema field "screenClamped".
 	ScreenClamped bool `json:"screenClamped"`
 
-	// Why the stream ended, when outcome is stream_lost.
+	// StreamFailure corresponds to the JSON schema field "streamFailure".
 	StreamFailure WaitForQuietOutputStreamFailure `json:"streamFailure"`
 }
 
@@ -91,7 +88,6 @@ func (j *WaitForQuietOutputOutcome) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// Why the stream ended, when outcome is stream_lost.
 type WaitForQuietOutputStreamFailure *string
 
 // UnmarshalJSON implements json.Unmarshaler.

@@ -2,66 +2,39 @@ package handlers
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"strings"
 
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
-// explain words a tmuxctl error for the agent: what went wrong and what to
-// do next. Every tool reports the same failure the same way because only
-// this function writes that text.
+// The wording of every error lives in package wording; these forward to
+// it with this server's tmux client.
+
+// explain words a tmuxctl error for the agent.
 func (h *Handlers) explain(ctx context.Context, err error) error {
-	var nf *tmuxctl.NotFoundError
-	var ce *tmuxctl.CommandError
-	switch {
-	case errors.As(err, &nf):
-		return fmt.Errorf("%s %s does not exist (existing: %s); call list_%ss to see them all",
-			nf.Kind, nf.ID, h.existing(ctx, nf.Kind), listNoun(nf.Kind))
-	case errors.Is(err, tmuxctl.ErrServerGone):
-		return h.noServer(h.tmux)
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return fmt.Errorf("the call was cancelled or ran out of time before tmux answered: %w", err)
-	case errors.As(err, &ce):
-		return fmt.Errorf("tmux refused %q: %s", strings.Join(ce.Argv, " "), ce.Message)
-	}
-	return err
+	return wording.Explain(ctx, h.tmux, err)
 }
 
-func listNoun(kind string) string {
-	if kind == "pane" || kind == "window" || kind == "session" {
-		return kind
-	}
-	return "pane"
+// explainField is explain, with the input field that named a missing
+// object put first.
+func (h *Handlers) explainField(ctx context.Context, field string, err error) error {
+	return wording.ExplainField(ctx, h.tmux, field, err)
 }
 
-// existing names up to a dozen ids of kind for an error message.
-func (h *Handlers) existing(ctx context.Context, kind string) string {
-	const most = 12
-	var ids []string
-	switch kind {
-	case "session":
-		ss, _ := h.tmux.ListSessions(ctx)
-		for _, s := range ss {
-			ids = append(ids, string(s.ID))
-		}
-	case "window":
-		ws, _ := h.tmux.ListWindows(ctx, "")
-		for _, w := range ws {
-			ids = append(ids, string(w.ID))
-		}
-	default:
-		ps, _ := h.tmux.ListPanes(ctx, tmuxctl.PaneScope{})
-		for _, p := range ps {
-			ids = append(ids, string(p.ID))
-		}
+// refuseOwn refuses to verb pane p when it is where this server runs,
+// unless forced.
+func (h *Handlers) refuseOwn(p tmuxctl.PaneID, force bool, verb string) error {
+	if own, ok := h.tmux.Self(); ok && own == p && !force {
+		return wording.OwnPane(p, verb)
 	}
-	switch {
-	case len(ids) == 0:
-		return "none"
-	case len(ids) > most:
-		return strings.Join(ids[:most], ", ") + fmt.Sprintf(" and %d more", len(ids)-most)
+	return nil
+}
+
+// refuseOwnWindow refuses to act on window w when it holds the pane where
+// this server runs, unless forced.
+func (h *Handlers) refuseOwnWindow(ctx context.Context, w tmuxctl.WindowID, force bool, act string) error {
+	if own := h.self(ctx); own.ok && own.pane.WindowID == w && !force {
+		return wording.OwnHolder("window "+string(w), own.pane.ID, act)
 	}
-	return strings.Join(ids, ", ")
+	return nil
 }

@@ -1,13 +1,19 @@
+// This file holds the tools of the catalogue family Options, environment
+// and buffers (show_option, set_option, show_environment, set_environment,
+// show_hooks, *_buffer, paste_text).
+
 package handlers
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
@@ -51,7 +57,7 @@ func (h *Handlers) SetOption(ctx context.Context, in gen.SetOptionInput) (gen.Se
 		err = h.tmux.UnsetOption(ctx, t, in.Name)
 	} else {
 		if in.Value == nil {
-			return gen.SetOptionOutput{}, fmt.Errorf("value is required unless unset is true")
+			return gen.SetOptionOutput{}, wording.ValueRequired()
 		}
 		if err := fitsOneCommand("value", *in.Value); err != nil {
 			return gen.SetOptionOutput{}, err
@@ -102,14 +108,14 @@ var colourHash = regexp.MustCompile(`#[0-9A-Fa-f]{6}\b`)
 // a shell command). User options (@name) are plain text to tmux.
 func (h *Handlers) refuseRunnableOption(ctx context.Context, name string, value *string, unset bool) error {
 	if strings.HasPrefix(name, ownOptionPrefix) {
-		return fmt.Errorf("option %s is where tmux-mcp records what it changed in tmux, so it can undo it; it cannot be set or unset through set_option", name)
+		return wording.OptionOurs(name)
 	}
 	if strings.HasPrefix(name, "@") {
 		return nil
 	}
 	base, _, _ := strings.Cut(name, "[")
 	if commandOptions[base] {
-		return fmt.Errorf("option %s holds a command tmux runs (or a file it writes); tmux-mcp never sets it — choose another option or a user option (@name)", base)
+		return wording.OptionRuns(base)
 	}
 	hooks, err := h.tmux.HookNames(ctx)
 	if err != nil {
@@ -118,7 +124,7 @@ func (h *Handlers) refuseRunnableOption(ctx context.Context, name string, value 
 	// Hooks this tmux lists, and those of any version, in case a version
 	// lists only the hooks that are set.
 	if hooks[base] || knownHooks[base] || strings.HasPrefix(base, "after-") {
-		return fmt.Errorf("%s is a hook: its value is a command tmux runs, so tmux-mcp never sets it", base)
+		return wording.OptionHook(base)
 	}
 	// tmux takes any unambiguous abbreviation ("session-clo" is the hook
 	// session-closed, "command-a" is command-alias), which the checks
@@ -128,10 +134,10 @@ func (h *Handlers) refuseRunnableOption(ctx context.Context, name string, value 
 		return h.explain(ctx, err)
 	}
 	if !names[base] {
-		return fmt.Errorf("name %s is not an option of this tmux (tmux-mcp takes full option names only, never abbreviations); show_option without a name lists them, and user options start with @", base)
+		return wording.OptionAbbreviated(base)
 	}
 	if !unset && value != nil && strings.Contains(colourHash.ReplaceAllString(*value, ""), "#") {
-		return fmt.Errorf("value of %s contains '#', which tmux would expand as a format (and #(...) would run a shell command); tmux's own options take '#' only in a colour such as #ff0000 — store free text in a user option (@name) instead", name)
+		return wording.OptionHash(name)
 	}
 	return nil
 }
@@ -151,17 +157,17 @@ func (h *Handlers) optionTarget(ctx context.Context, scope string, target *strin
 	case string(gen.ShowOptionInputScopePane):
 		t.Scope, prefix, kind = tmuxctl.PaneScopeOpt, "%", "pane"
 	default:
-		return t, fmt.Errorf("scope %q: want server, session, window or pane", scope)
+		return t, wording.BadScope(scope)
 	}
 	if global {
 		if t.Scope == tmuxctl.PaneScopeOpt {
-			return t, fmt.Errorf("panes have no global options of their own: they inherit from the window's; use scope window with global:true")
+			return t, wording.PaneGlobal()
 		}
 		t.Global = true
 		return t, nil
 	}
 	if target == nil || !strings.HasPrefix(*target, prefix) {
-		return t, fmt.Errorf("scope %s needs targetId, a %s id (%sN), or global:true for the global defaults", scope, kind, prefix)
+		return t, wording.ScopeTarget(string(scope), kind, prefix)
 	}
 	t.Target = *target
 	var err error
@@ -181,9 +187,8 @@ func (h *Handlers) optionTarget(ctx context.Context, scope string, target *strin
 
 // explainOption words tmux's refusal of an option name.
 func (h *Handlers) explainOption(ctx context.Context, err error, name string) error {
-	var ce *tmuxctl.CommandError
-	if errors.As(err, &ce) && (strings.HasPrefix(ce.Message, "invalid option") || strings.HasPrefix(ce.Message, "unknown option") || strings.HasPrefix(ce.Message, "ambiguous option")) {
-		return fmt.Errorf("option %s: %s (user options start with @; show_option without name lists the options of a scope)", name, ce.Message)
+	if errors.Is(err, tmuxctl.ErrUnknownOption) {
+		return wording.UnknownOption(name, err)
 	}
 	return h.explain(ctx, err)
 }
@@ -214,7 +219,7 @@ func (h *Handlers) ShowHooks(ctx context.Context, in gen.ShowHooksInput) (gen.Sh
 		return gen.ShowHooksOutput{}, h.explain(ctx, err)
 	}
 	if in.Name != nil && t.Global && !contains(known, *in.Name) {
-		return gen.ShowHooksOutput{}, fmt.Errorf("no hook is named %s; omit name to list the hooks that are set", *in.Name)
+		return gen.ShowHooksOutput{}, wording.NoHook(*in.Name)
 	}
 	hooks := []gen.HookView{}
 	for _, s := range set {
@@ -243,7 +248,217 @@ const maxArgBytes = 8192
 // field.
 func fitsOneCommand(field, v string) error {
 	if len(v) > maxArgBytes {
-		return fmt.Errorf("%s is %d bytes; tmux takes at most %d in one command (for long text, use load_buffer)", field, len(v), maxArgBytes)
+		return wording.TooLongForTmux(field, len(v), maxArgBytes)
+	}
+	return nil
+}
+
+// ShowEnvironment reads the global environment or a session's, or one
+// variable of it, with exact values.
+func (h *Handlers) ShowEnvironment(ctx context.Context, in gen.ShowEnvironmentInput) (gen.ShowEnvironmentOutput, error) {
+	session, err := h.envSession(ctx, in.SessionID)
+	if err != nil {
+		return gen.ShowEnvironmentOutput{}, err
+	}
+	var vars []tmuxctl.EnvVar
+	if in.Name != nil {
+		v, ok, err := h.tmux.EnvironmentVar(ctx, session, *in.Name)
+		if err != nil {
+			return gen.ShowEnvironmentOutput{}, h.explain(ctx, err)
+		}
+		if ok {
+			vars = append(vars, v)
+		}
+	} else if vars, err = h.tmux.Environment(ctx, session); err != nil {
+		return gen.ShowEnvironmentOutput{}, h.explain(ctx, err)
+	}
+	rows := make([]gen.EnvVarView, len(vars))
+	for i, v := range vars {
+		rows[i] = gen.EnvVarView{Name: v.Name, Removed: v.Removed}
+		if !v.Removed {
+			value := v.Value
+			rows[i].Value = &value
+		}
+	}
+	return gen.ShowEnvironmentOutput{SessionID: in.SessionID, Variables: rows}, nil
+}
+
+// SetEnvironment sets or unsets one variable and reads it back.
+func (h *Handlers) SetEnvironment(ctx context.Context, in gen.SetEnvironmentInput) (gen.SetEnvironmentOutput, error) {
+	session, err := h.envSession(ctx, in.SessionID)
+	if err != nil {
+		return gen.SetEnvironmentOutput{}, err
+	}
+	if in.Unset {
+		err = h.tmux.UnsetEnvironment(ctx, session, in.Name)
+	} else {
+		if in.Value == nil {
+			return gen.SetEnvironmentOutput{}, wording.ValueRequired()
+		}
+		if err := fitsOneCommand("value", *in.Value); err != nil {
+			return gen.SetEnvironmentOutput{}, err
+		}
+		err = h.tmux.SetEnvironment(ctx, session, in.Name, *in.Value)
+	}
+	if err != nil {
+		return gen.SetEnvironmentOutput{}, h.explain(ctx, err)
+	}
+	out := gen.SetEnvironmentOutput{SessionID: in.SessionID, Name: in.Name, Unset: in.Unset}
+	if v, ok, err := h.tmux.EnvironmentVar(ctx, session, in.Name); err == nil && ok && !v.Removed {
+		out.Value = &v.Value
+	}
+	return out, nil
+}
+
+// envSession checks that a given session exists; nil is the global
+// environment.
+func (h *Handlers) envSession(ctx context.Context, id *string) (tmuxctl.SessionID, error) {
+	if id == nil {
+		return "", nil
+	}
+	if _, err := h.tmux.Session(ctx, tmuxctl.SessionID(*id)); err != nil {
+		return "", h.explain(ctx, err)
+	}
+	return tmuxctl.SessionID(*id), nil
+}
+
+// ListBuffers lists the server's paste buffers, newest first.
+func (h *Handlers) ListBuffers(ctx context.Context, in gen.ListBuffersInput) (gen.ListBuffersOutput, error) {
+	bufs, err := h.tmux.ListBuffers(ctx)
+	if err != nil && !errors.Is(err, tmuxctl.ErrServerGone) {
+		return gen.ListBuffersOutput{}, h.explain(ctx, err)
+	}
+	rows := make([]gen.BufferView, len(bufs))
+	for i, b := range bufs {
+		rows[i] = gen.BufferView{Name: b.Name, Size: b.Size, CreatedUnix: int(b.Created.Unix())}
+	}
+	return gen.ListBuffersOutput{Buffers: rows}, nil
+}
+
+// ShowBuffer returns a buffer's contents within the byte ceiling.
+func (h *Handlers) ShowBuffer(ctx context.Context, in gen.ShowBufferInput) (gen.ShowBufferOutput, error) {
+	data, err := h.tmux.BufferData(ctx, in.Name)
+	if err != nil {
+		return gen.ShowBufferOutput{}, h.explainBuffer(ctx, err, in.Name)
+	}
+	full := strings.ToValidUTF8(string(data), "\uFFFD")
+	text := full
+	if len(text) > h.limits.MaxBytes {
+		text = clip.ValidPrefix(text, h.limits.MaxBytes)
+	}
+	return gen.ShowBufferOutput{
+		Name:          in.Name,
+		Text:          text,
+		Size:          len(data),
+		ReturnedBytes: len(text),
+		OmittedBytes:  len(full) - len(text),
+		InvalidUtf8:   !utf8.Valid(data),
+	}, nil
+}
+
+// LoadBuffer sets a buffer's contents exactly.
+func (h *Handlers) LoadBuffer(ctx context.Context, in gen.LoadBufferInput) (gen.LoadBufferOutput, error) {
+	if err := refusePrivateBuffer(in.Name); err != nil {
+		return gen.LoadBufferOutput{}, err
+	}
+	if err := h.tmux.LoadBuffer(ctx, in.Name, []byte(in.Text)); err != nil {
+		return gen.LoadBufferOutput{}, h.explainBuffer(ctx, err, in.Name)
+	}
+	return gen.LoadBufferOutput{Name: in.Name, Size: len(in.Text)}, nil
+}
+
+// DeleteBuffer deletes a buffer.
+func (h *Handlers) DeleteBuffer(ctx context.Context, in gen.DeleteBufferInput) (gen.DeleteBufferOutput, error) {
+	if err := refusePrivateBuffer(in.Name); err != nil {
+		return gen.DeleteBufferOutput{}, err
+	}
+	if err := h.tmux.DeleteBuffer(ctx, in.Name); err != nil {
+		return gen.DeleteBufferOutput{}, h.explainBuffer(ctx, err, in.Name)
+	}
+	return gen.DeleteBufferOutput{Name: in.Name}, nil
+}
+
+// PasteBuffer pastes a buffer into a pane, bracketed if the program asked
+// for bracketed paste, and returns a cursor from before the paste.
+func (h *Handlers) PasteBuffer(ctx context.Context, in gen.PasteBufferInput) (gen.PasteBufferOutput, error) {
+	id := tmuxctl.PaneID(in.PaneID)
+	p, err := h.typable(ctx, id, in.Force)
+	if err != nil {
+		return gen.PasteBufferOutput{}, err
+	}
+	data, err := h.tmux.BufferData(ctx, in.Name)
+	if err != nil {
+		return gen.PasteBufferOutput{}, h.explainBuffer(ctx, err, in.Name)
+	}
+	cursor := h.cursorBefore(ctx, id)
+	h.echo.Typed(string(id), p.PID, string(data), true, in.Enter)
+	if err := h.tmux.PasteBuffer(ctx, id, in.Name, in.Delete, in.Enter); err != nil {
+		return gen.PasteBufferOutput{}, h.explainBuffer(ctx, err, in.Name)
+	}
+	return gen.PasteBufferOutput{PaneID: in.PaneID, Name: in.Name, Deleted: in.Delete, Enter: in.Enter, Cursor: cursor}, nil
+}
+
+// PasteText types text into a pane exactly, through a private buffer that
+// never outlives the call, and returns a cursor from before its first byte.
+func (h *Handlers) PasteText(ctx context.Context, in gen.PasteTextInput) (gen.PasteTextOutput, error) {
+	id := tmuxctl.PaneID(in.PaneID)
+	p, err := h.typable(ctx, id, in.Force)
+	if err != nil {
+		return gen.PasteTextOutput{}, err
+	}
+	cursor := h.cursorBefore(ctx, id)
+	h.echo.Typed(string(id), p.PID, in.Text, true, in.Enter)
+	if err := h.tmux.PasteText(ctx, id, []byte(in.Text), in.Enter); err != nil {
+		return gen.PasteTextOutput{}, h.explain(ctx, err)
+	}
+	return gen.PasteTextOutput{PaneID: in.PaneID, Bytes: len(in.Text), Enter: in.Enter, Cursor: cursor}, nil
+}
+
+// typable returns pane id if text may be typed into it: it exists, is not
+// this server's own pane, is alive and not in a mode (unless force).
+func (h *Handlers) typable(ctx context.Context, id tmuxctl.PaneID, force bool) (tmuxctl.Pane, error) {
+	p, err := h.tmux.Pane(ctx, id)
+	if err != nil {
+		return p, h.explain(ctx, err)
+	}
+	if err := h.refuseOwn(id, force, "paste into"); err != nil {
+		return p, err
+	}
+	if p.Dead {
+		return p, wording.PaneDead(p)
+	}
+	if p.InMode && !force {
+		return p, wording.InMode(id, "paste into the mode anyway")
+	}
+	return p, nil
+}
+
+// cursorBefore returns a cursor at the end of pane id's stream now, before
+// anything this call causes; nil (with a note) if it cannot be watched.
+func (h *Handlers) cursorBefore(ctx context.Context, id tmuxctl.PaneID) any {
+	s, err := h.hub.Watch(ctx, id)
+	if err != nil {
+		note(ctx, wording.NoteUnwatchable(string(id), err))
+		return nil
+	}
+	return nullableCursor(s.Cursor(s.End()))
+}
+
+// explainBuffer words a missing buffer.
+func (h *Handlers) explainBuffer(ctx context.Context, err error, name string) error {
+	if errors.Is(err, tmuxctl.ErrNoBuffer) {
+		return wording.NoBuffer(name)
+	}
+	return h.explain(ctx, err)
+}
+
+// refusePrivateBuffer refuses the names of paste_text's private buffers: a
+// buffer a caller made under such a name would be deleted by the startup
+// sweep of a later tmux-mcp, and one of ours must not be removed under a
+// paste that is using it.
+func refusePrivateBuffer(name string) error {
+	if strings.HasPrefix(name, tmuxctl.PasteBufferPrefix) {
+		return wording.PrivateBuffer(name)
 	}
 	return nil
 }

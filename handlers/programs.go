@@ -1,15 +1,246 @@
+// This file holds the tools of the catalogue family Programs and their exit
+// status (run_shell_command, wait_for_command, start_program, run_program,
+// wait_for_exit).
+
 package handlers
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
-	"fmt"
+	"sync"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/internal/commandbook"
+	"github.com/tmux-mcp/tmux-mcp/internal/shellframe"
+	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
+	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
+
+// RunShellCommand runs a command line in the shell of a pane and returns
+// its exit status and exactly what it printed. The command goes into a
+// private file that the shell sources, framed by invisible markers, so
+// commands of any size and content work and the typed line is short.
+func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandInput) (gen.RunShellCommandOutput, error) {
+	id := tmuxctl.PaneID(in.PaneID)
+	p, err := h.tmux.Pane(ctx, id)
+	if err != nil {
+		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
+	}
+	if err := h.refuseOwn(id, in.Force, "run a command in"); err != nil {
+		return gen.RunShellCommandOutput{}, err
+	}
+	switch {
+	case p.Dead:
+		return gen.RunShellCommandOutput{}, wording.PaneDead(p)
+	case p.InMode && !in.Force:
+		return gen.RunShellCommandOutput{}, wording.InMode(id, "leave the mode and run the command")
+	}
+	if c := h.commands.Busy(id); c != nil && !in.Force {
+		return gen.RunShellCommandOutput{}, commandbook.ErrBusy(c)
+	}
+	kind, shell := shellframe.Of(p.Command), p.Command
+	if kind == shellframe.NotShell {
+		// The pane's own process may be a shell that is busy, or still
+		// starting (its rc file runs a program): forced, the command is
+		// typed ahead, in that shell's syntax, and runs when it reads it.
+		own := shellframe.ProcessName(p.PID)
+		// A shell still starting is not told apart from a busy one, so
+		// both need force. "Its child is in the foreground and it has
+		// never shown a prompt" cannot be known: a stream started now
+		// has not seen the shell's past (an hour-old shell running vim
+		// looks the same), prompts are arbitrary text, and even a shell
+		// truly in its rc file may be running a program that reads the
+		// terminal (a passphrase prompt, read), which would take the
+		// typed line as vim would.
+		if !in.Force {
+			if shellframe.Of(own) != shellframe.NotShell {
+				return gen.RunShellCommandOutput{}, wording.ShellBusy(id, p.Command, own)
+			}
+			return gen.RunShellCommandOutput{}, wording.NotAShell(id, p.Command)
+		}
+		kind = shellframe.POSIX
+		if k := shellframe.Of(own); k != shellframe.NotShell {
+			kind, shell = k, own
+		}
+	}
+	s, err := h.hub.Watch(ctx, id)
+	if err != nil {
+		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
+	}
+
+	f, err := shellframe.Write(h.commands.Dir(), tmuxctl.Nonce(12), in.Command, shellframe.Label(in.Command), kind)
+	if err != nil {
+		return gen.RunShellCommandOutput{}, wording.CommandFile(err)
+	}
+	// The command holds the stream until it is seen to end, so that
+	// wait_for_command finds it however long it runs.
+	c := &commandbook.Command{Pane: id, Shell: shell, Files: f, Stream: s, TypedAt: s.End(), Release: sync.OnceFunc(s.Hold())}
+	if old, ok := h.commands.Add(c, in.Force); !ok {
+		f.Remove()
+		c.Release()
+		return gen.RunShellCommandOutput{}, commandbook.ErrBusy(old)
+	}
+	h.echo.Typed(string(id), p.PID, f.Typed, true, true)
+	// C-u clears anything already on the command line, so the shell reads
+	// exactly the typed line.
+	// Once typing starts it finishes, even if the call is cancelled: a
+	// line half sent (or sent, with its answer lost) would leave a command
+	// running in a pane this server had given up.
+	err = h.tmux.TypeLine(context.WithoutCancel(ctx), id, f.Typed, p.InMode)
+	if err != nil {
+		h.commands.Forget(c)
+		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
+	}
+	return h.followCommand(ctx, c, float64(in.TimeoutMs), // the schema's default applies when omitted
+		h.cutRequest(keepPart(in.Keep, gen.RunShellCommandInputKeepHead, gen.RunShellCommandInputKeepBoth), in.MaxLines)), nil
+}
+
+// WaitForCommand waits for a command run_shell_command typed, or returns
+// its stored result if it already ended.
+func (h *Handlers) WaitForCommand(ctx context.Context, in gen.WaitForCommandInput) (gen.WaitForCommandOutput, error) {
+	c, ok := h.commands.Find(in.CommandID)
+	if !ok {
+		return gen.WaitForCommandOutput{}, h.commands.ErrUnknown(in.CommandID)
+	}
+	cut := h.cutRequest(keepPart(in.Keep, gen.WaitForCommandInputKeepHead, gen.WaitForCommandInputKeepBoth), in.MaxLines)
+	var out gen.RunShellCommandOutput
+	if r, span := h.commands.Stored(c); r != nil {
+		out = *r
+		out.EffectiveTimeoutMs = h.effectiveMs(float64(in.TimeoutMs)) // the timeout it would have enforced
+		textStart, text, missed := commandbook.ReadSpan(c.Stream, span)
+		out = h.withOutput(c.Stream, out, textStart, text, missed, cut)
+	} else {
+		out = h.followCommand(ctx, c, float64(in.TimeoutMs), cut)
+	}
+	var w gen.WaitForCommandOutput
+	b, err := json.Marshal(out)
+	if err == nil {
+		err = json.Unmarshal(b, &w)
+	}
+	return w, err
+}
+
+// withOutput puts a command's output in its result, cut as the call asks:
+// text, at stream offset textStart, is what it printed, after missed bytes
+// more than out already counts were lost.
+func (h *Handlers) withOutput(s *live.Stream, out gen.RunShellCommandOutput, textStart int64, text []byte, missed int, c clip.Request) gen.RunShellCommandOutput {
+	kept := clip.CutLong(s, textStart, text, c, h.limits.MaxBytes)
+	out.Output = kept.Text
+	out.OutputComplete = out.OutputComplete && missed == 0 && kept.OmittedBytes == 0
+	// out counts only what the stream lost before the command's output
+	// was read; the cut is this call's own.
+	kept.Accounting = kept.Missing(int64(out.MissedBytes + missed))
+	return intoRunShellCommandCut(kept, out)
+}
+
+// followCommand waits up to timeoutMs for command c to end and reports
+// where it is and what it printed so far. An ended command's result is
+// stored for wait_for_command with where its output lies in the stream, so
+// that each call cuts that output its own way.
+func (h *Handlers) followCommand(ctx context.Context, c *commandbook.Command, timeoutMs float64, cut clip.Request) gen.RunShellCommandOutput {
+	s := c.Stream
+	w := h.beginWait(ctx, timeoutMs, "running "+c.ID+" in pane "+string(c.Pane))
+	defer w.Done()
+	out := gen.RunShellCommandOutput{
+		CommandID:          c.ID,
+		PaneID:             string(c.Pane),
+		Shell:              c.Shell,
+		EffectiveTimeoutMs: w.EffectiveMs(),
+	}
+	outcome, start, end, m := h.awaitCommand(w, c)
+	out.Outcome = outcome
+	ended := true
+	switch outcome {
+	case gen.RunShellCommandOutputOutcomeTimedOut, gen.RunShellCommandOutputOutcomeCancelled:
+		ended = false
+		out.StillRunning = true
+	case gen.RunShellCommandOutputOutcomePaneDied:
+		// Output tmux had already read may still be on its way.
+		w.Watch(h.hub, c.Pane).SyncDeath(ctx, s)
+		if mk, ok := s.FindMarker(c.Files.Nonce, frame.Start); ok {
+			start = mk.Offset
+		}
+	default:
+		status := m.Status
+		out.ExitStatus = &status
+		if sig := commandbook.SignalOf(m); sig != "" {
+			out.Signal = &sig
+		}
+	}
+	switch {
+	case ended:
+		out.State = gen.RunShellCommandOutputStateEnded
+	case start >= 0:
+		out.State = gen.RunShellCommandOutputStateRunning
+	default:
+		out.State = gen.RunShellCommandOutputStateNotStarted
+	}
+	var span commandbook.Span
+	var text []byte
+	if start < 0 {
+		// The command has not started (yet): nothing to read; follow the
+		// pane from where the typing began.
+		cursor := s.Cursor(c.TypedAt)
+		out.Cursor = &cursor
+	} else if chunk, err := s.Read(start); err == nil {
+		text = chunk.Text
+		if end >= 0 && end-chunk.TextStart < int64(len(text)) {
+			text = text[:max(end-chunk.TextStart, 0)]
+		}
+		span = commandbook.Span{From: chunk.TextStart, To: chunk.TextStart + int64(len(text)), OK: true}
+		out.MissedBytes = int(chunk.Missed)
+		out.OutputComplete = ended && outcome != gen.RunShellCommandOutputOutcomePaneDied && chunk.Missed == 0
+		next := chunk.TextStart + int64(len(text))
+		if end >= 0 {
+			next = end
+		} else if chunk.MarkAfter {
+			next = chunk.End
+		}
+		cursor := s.Cursor(next)
+		out.Cursor = &cursor
+	}
+	if ended {
+		h.commands.End(c, out, span, m)
+	}
+	return h.withOutput(s, out, span.From, text, 0, cut)
+}
+
+// awaitCommand waits for a command's end. It returns the outcome, the
+// stream offsets of the start and end markers (-1 when not seen), and the
+// marker that ended it.
+func (h *Handlers) awaitCommand(w *waiting.Wait, c *commandbook.Command) (outcome gen.RunShellCommandOutputOutcome, start, end int64, m frame.Marker) {
+	s := c.Stream
+	watch := w.Watch(h.hub, s.Pane())
+	start, end = -1, -1
+	for {
+		changed := s.Changed()
+		if mk, ok := s.FindMarker(c.Files.Nonce, frame.Start); ok {
+			start = mk.Offset
+		}
+		if mk, ok := commandbook.EndOf(c); ok {
+			return commandbook.OutcomeOf(mk), start, mk.Offset, mk
+		}
+		if dead, failure := s.State(); dead {
+			return gen.RunShellCommandOutputOutcomePaneDied, start, -1, frame.Marker{}
+		} else if failure != "" {
+			// The stream ended (connection lost, shutdown), not the shell:
+			// the command may well still run.
+			return gen.RunShellCommandOutputOutcomeCancelled, start, -1, frame.Marker{}
+		}
+		if !watch.Next(changed, waiting.Forever) {
+			if w.End(w.Ctx.Err()) == waiting.TimedOut {
+				return gen.RunShellCommandOutputOutcomeTimedOut, start, -1, frame.Marker{}
+			}
+			return gen.RunShellCommandOutputOutcomeCancelled, start, -1, frame.Marker{}
+		}
+	}
+}
 
 // WaitForExit waits for the program in a pane to end and reports its exit
 // status or signal. It works on any pane, holding it open (pane-level
@@ -18,9 +249,9 @@ import (
 // off.
 func (h *Handlers) WaitForExit(ctx context.Context, in gen.WaitForExitInput) (gen.WaitForExitOutput, error) {
 	pane := tmuxctl.PaneID(in.PaneID)
-	w := h.beginWait(ctx, orDefaultWait(in.TimeoutMs), "waiting for the program in pane "+string(pane)+" to exit")
-	defer w.done()
-	out := gen.WaitForExitOutput{EffectiveTimeoutMs: w.effectiveMs(), ExitStatus: nil, Signal: nil}
+	w := h.beginWait(ctx, waiting.OrDefault(in.TimeoutMs), "waiting for the program in pane "+string(pane)+" to exit")
+	defer w.Done()
+	out := gen.WaitForExitOutput{EffectiveTimeoutMs: w.EffectiveMs(), ExitStatus: nil, Signal: nil}
 
 	release, err := h.exits.Hold(ctx, pane, false, false)
 	if err != nil {
@@ -29,22 +260,22 @@ func (h *Handlers) WaitForExit(ctx context.Context, in gen.WaitForExitInput) (ge
 			if e, ok := h.exits.Recorded(ctx, pane); ok {
 				return completed(out, e), nil
 			}
-			return out, fmt.Errorf("pane %s not found (existing: %s); it may have closed before this call — list_panes shows the panes that exist", pane, h.existing(ctx, "pane"))
+			return out, wording.NotFound(ctx, h.tmux, "pane", string(pane))
 		}
 		return out, h.explain(ctx, err)
 	}
 	defer release()
-	e, err := h.exits.Wait(w.ctx, pane)
-	switch w.end(err) {
-	case waitDone:
+	e, err := h.exits.Wait(w.Ctx, pane)
+	switch w.End(err) {
+	case waiting.Happened:
 		return completed(out, e), nil
-	case waitGone:
+	case waiting.Gone:
 		out.Outcome = gen.WaitForExitOutputOutcomeGone
 		return out, nil
-	case waitCancelled:
+	case waiting.Cancelled:
 		out.Outcome = gen.WaitForExitOutputOutcomeCancelled
 		return out, nil
-	case waitTimedOut:
+	case waiting.TimedOut:
 		out.Outcome = gen.WaitForExitOutputOutcomeTimedOut
 		return out, nil
 	}
@@ -58,38 +289,10 @@ func completed(out gen.WaitForExitOutput, e live.Exit) gen.WaitForExitOutput {
 	return out
 }
 
-// settle waits until a finished program's piped stream holds all it
-// printed. tmux writes every byte into the pipe before it marks the pane
-// dead, so what is left is in flight through the pipe's cat: when the pane
-// was closed the pipe ends (EOF); when it is kept open the pipe stays, and
-// a short quiet spell means the last bytes are in.
-func settle(s *live.Stream, closed bool) {
-	const quiet, most = 30 * time.Millisecond, 2 * time.Second
-	deadline := time.After(most)
-	if closed {
-		select {
-		case <-s.Drained():
-		case <-deadline:
-		}
-		return
-	}
-	for {
-		select {
-		case <-s.Changed():
-		case <-time.After(quiet):
-			return
-		case <-s.Drained():
-			return
-		case <-deadline:
-			return
-		}
-	}
-}
-
 // started is a program this server started, already running.
 type started struct {
 	created tmuxctl.Created
-	stream  *live.Stream // nil when no control connection could be had
+	stream  *live.Stream // the program's output, from its first byte
 	release func()       // ends this call's hold on the pane
 }
 
@@ -131,10 +334,10 @@ func placement(sessionName *string, split *string, windowName *string, width, he
 // it runs, or when it exits within waitMs.
 func (h *Handlers) StartProgram(ctx context.Context, in gen.StartProgramInput) (gen.StartProgramOutput, error) {
 	if in.SplitPaneID != nil && (in.SessionName != nil || in.WindowName != nil) {
-		return gen.StartProgramOutput{}, errors.New("splitPaneId places the program in an existing window; it cannot be combined with sessionName or windowName")
+		return gen.StartProgramOutput{}, wording.SplitPlacement(false)
 	}
 	if in.SplitPaneID != nil && (in.Width != nil || in.Height != nil) {
-		return gen.StartProgramOutput{}, errors.New("splitPaneId places the program in an existing window, whose size this call does not change: width and height cannot be combined with it — resize that window (resize_window) or pane (resize_pane) first, or omit splitPaneId for a new window of the size you need")
+		return gen.StartProgramOutput{}, wording.SplitPlacement(true)
 	}
 	// start_program reports the program's own pid, so its shell execs it.
 	st, err := h.startProgram(ctx, placement(in.SessionName, in.SplitPaneID, in.WindowName, in.Width, in.Height),
@@ -144,29 +347,27 @@ func (h *Handlers) StartProgram(ctx context.Context, in gen.StartProgramInput) (
 	}
 	defer st.release()
 	w := h.beginWait(ctx, float64(in.WaitMs), "waiting for "+in.Argv[0]+" to exit")
-	defer w.done()
+	defer w.Done()
 	out := gen.StartProgramOutput{
 		PaneID:          string(st.created.Pane),
 		WindowID:        string(st.created.Window),
 		SessionID:       string(st.created.Session),
 		Pid:             st.created.PID,
 		Running:         true,
-		EffectiveWaitMs: w.effectiveMs(),
+		EffectiveWaitMs: w.EffectiveMs(),
 	}
-	if st.stream != nil {
-		cursor := st.stream.Cursor(0)
-		out.Cursor = &cursor
-	}
-	if w.effective > 0 {
+	cursor := st.stream.Cursor(0)
+	out.Cursor = &cursor
+	if w.Effective > 0 {
 		// However the wait ends, the program was started: a wait that
 		// did not see it end says it is running.
-		e, err := h.exits.Wait(w.ctx, st.created.Pane)
-		switch w.end(err) {
-		case waitDone:
+		e, err := h.exits.Wait(w.Ctx, st.created.Pane)
+		switch w.End(err) {
+		case waiting.Happened:
 			out.Running = false
 			out.ExitStatus = e.Status
 			out.Signal = e.Signal
-		case waitGone:
+		case waiting.Gone:
 			out.Running = false
 		}
 	}
@@ -187,48 +388,46 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 	}
 	defer st.release()
 	w := h.beginWait(ctx, float64(in.TimeoutMs), "running "+in.Argv[0]) // the schema's default applies when omitted
-	defer w.done()
+	defer w.Done()
 	out := gen.RunProgramOutput{
 		PaneID:             string(st.created.Pane),
-		EffectiveTimeoutMs: w.effectiveMs(),
+		EffectiveTimeoutMs: w.EffectiveMs(),
 		ExitStatus:         nil,
 		Signal:             nil,
 	}
-	e, err := h.exits.Wait(w.ctx, st.created.Pane)
-	switch w.end(err) {
-	case waitDone:
+	e, err := h.exits.Wait(w.Ctx, st.created.Pane)
+	switch w.End(err) {
+	case waiting.Happened:
 		out.Outcome = gen.RunProgramOutputOutcomeCompleted
 		out.ExitStatus = e.Status
 		out.Signal = e.Signal
-	case waitGone:
+	case waiting.Gone:
 		out.Outcome = gen.RunProgramOutputOutcomeGone
-	case waitCancelled:
+	case waiting.Cancelled:
 		out.Outcome = gen.RunProgramOutputOutcomeCancelled
-	case waitTimedOut:
+	case waiting.TimedOut:
 		out.Outcome = gen.RunProgramOutputOutcomeTimedOut // the program runs on in paneId
 	default:
-		return gen.RunProgramOutput{}, fmt.Errorf("%w; %s may still be running in pane %s", h.explain(ctx, err), in.Argv[0], st.created.Pane)
+		return gen.RunProgramOutput{}, wording.MayStillRun(h.explain(ctx, err), in.Argv[0], st.created.Pane)
 	}
 	if out.Outcome == gen.RunProgramOutputOutcomeCompleted && !in.KeepPane {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		out.PaneClosed = h.tmux.KillPane(cctx, st.created.Pane) == nil
 	}
-	if st.stream != nil {
-		if out.Outcome == gen.RunProgramOutputOutcomeCompleted {
-			settle(st.stream, out.PaneClosed)
-		}
-		chunk, err := st.stream.Read(0)
-		if err == nil {
-			kept := h.cut(st.stream, chunk.TextStart, chunk.Text,
-				outputCut{keepPart(in.Keep, gen.RunProgramInputKeepHead, gen.RunProgramInputKeepBoth), in.MaxLines})
-			out.Output = kept.Text
-			kept.accounting = kept.missing(chunk.Missed)
-			out = kept.intoRunProgram(out)
-			cursor := st.stream.Cursor(chunk.End)
-			out.Cursor = &cursor
-		}
+	if out.Outcome == gen.RunProgramOutputOutcomeCompleted {
+		waiting.SyncDeath(ctx, h.hub, st.stream)
 	}
-	out.EffectiveMaxLines, out.MaxLinesClamped = h.lineLimit(in.MaxLines)
+	if chunk, err := st.stream.Read(0); err == nil {
+		kept := clip.CutLong(st.stream, chunk.TextStart, chunk.Text,
+			h.cutRequest(keepPart(in.Keep, gen.RunProgramInputKeepHead, gen.RunProgramInputKeepBoth), in.MaxLines), h.limits.MaxBytes)
+		out.Output = kept.Text
+		kept.Accounting = kept.Missing(chunk.Missed)
+		out = intoRunProgramCut(kept, out)
+		cursor := st.stream.Cursor(chunk.End)
+		out.Cursor = &cursor
+	}
+	r := h.cutRequest(clip.Last, in.MaxLines)
+	out.EffectiveMaxLines, out.MaxLinesClamped = r.MaxLines, r.Clamped
 	return out, nil
 }

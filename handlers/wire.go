@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/internal/clip"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
@@ -24,48 +25,130 @@ func seedFailure(f live.Failure) gen.WaitForTextOutputStreamFailure_0 {
 		return gen.WaitForTextOutputStreamFailure_0_Expired
 	case live.TopologyChanged:
 		return gen.WaitForTextOutputStreamFailure_0_TopologyChanged
-	case live.EventsDropped:
-		return gen.WaitForTextOutputStreamFailure_0_EventsDropped
 	}
 	return gen.WaitForTextOutputStreamFailure_0_ConnectionLost
 }
 
-// splitDirection maps split_window's direction to tmuxctl's (below when
-// omitted).
-func splitDirection(d gen.SplitWindowInputDirection) tmuxctl.Direction {
+// direction maps split_window's or join_pane's direction to tmuxctl's
+// (below when omitted); above, left and right are that tool's constants.
+func direction[D ~string](d, above, left, right D) tmuxctl.Direction {
 	switch d {
-	case gen.SplitWindowInputDirectionAbove:
+	case above:
 		return tmuxctl.Above
-	case gen.SplitWindowInputDirectionLeft:
+	case left:
 		return tmuxctl.Left
-	case gen.SplitWindowInputDirectionRight:
+	case right:
 		return tmuxctl.Right
 	}
 	return tmuxctl.Below
 }
 
-// joinDirection maps join_pane's direction to tmuxctl's (below when
-// omitted).
+// splitDirection is split_window's direction.
+func splitDirection(d gen.SplitWindowInputDirection) tmuxctl.Direction {
+	return direction(d, gen.SplitWindowInputDirectionAbove, gen.SplitWindowInputDirectionLeft, gen.SplitWindowInputDirectionRight)
+}
+
+// joinDirection is join_pane's direction.
 func joinDirection(d gen.JoinPaneInputDirection) tmuxctl.Direction {
+	return direction(d, gen.JoinPaneInputDirectionAbove, gen.JoinPaneInputDirectionLeft, gen.JoinPaneInputDirectionRight)
+}
+
+// resizeBorder maps resize_pane's direction to the border tmux moves.
+func resizeBorder(d gen.ResizePaneInputDirection) tmuxctl.Border {
 	switch d {
-	case gen.JoinPaneInputDirectionAbove:
-		return tmuxctl.Above
-	case gen.JoinPaneInputDirectionLeft:
-		return tmuxctl.Left
-	case gen.JoinPaneInputDirectionRight:
-		return tmuxctl.Right
+	case gen.ResizePaneInputDirectionUp:
+		return tmuxctl.BorderUp
+	case gen.ResizePaneInputDirectionDown:
+		return tmuxctl.BorderDown
+	case gen.ResizePaneInputDirectionLeft:
+		return tmuxctl.BorderLeft
 	}
-	return tmuxctl.Below
+	return tmuxctl.BorderRight
 }
 
 // keepPart maps a tool's keep enum to the part of long output to keep
 // (the newest when omitted); head and both are that tool's constants.
-func keepPart[K ~string](k, head, both K) keepWhich {
+func keepPart[K ~string](k, head, both K) clip.Keep {
 	switch k {
 	case head:
-		return keepFirst
+		return clip.First
 	case both:
-		return keepEnds
+		return clip.Ends
 	}
-	return keepLast
+	return clip.Last
+}
+
+// Each output type that reports an clip.Accounting takes it in through one of
+// these, so no handler copies the fields one by one. Each names only the
+// fields its schema has: a field renamed or removed there breaks the build
+// here.
+
+func intoCapturePane(a clip.Accounting, out gen.CapturePaneOutput) gen.CapturePaneOutput {
+	out.DroppedLines, out.OmittedBytes, out.ReturnedBytes, out.ByteClamped = a.DroppedLines, a.OmittedBytes, a.ReturnedBytes, a.ByteClamped
+	return out
+}
+
+func intoSnapshotPane(a clip.Accounting, out gen.SnapshotPaneOutput) gen.SnapshotPaneOutput {
+	out.DroppedLines, out.OmittedBytes, out.ReturnedBytes, out.ByteClamped = a.DroppedLines, a.OmittedBytes, a.ReturnedBytes, a.ByteClamped
+	return out
+}
+
+func intoCaptureSince(a clip.Accounting, out gen.CaptureSinceOutput) gen.CaptureSinceOutput {
+	out.DroppedLines, out.OmittedBytes, out.ReturnedBytes, out.ByteClamped = a.DroppedLines, a.OmittedBytes, a.ReturnedBytes, a.ByteClamped
+	out.MissedBytes = a.MissedBytes
+	return out
+}
+
+func intoRunProgram(a clip.Accounting, out gen.RunProgramOutput) gen.RunProgramOutput {
+	out.DroppedLines, out.OmittedBytes, out.MissedBytes, out.ReturnedBytes = a.DroppedLines, a.OmittedBytes, a.MissedBytes, a.ReturnedBytes
+	return out
+}
+
+func intoRunShellCommand(a clip.Accounting, out gen.RunShellCommandOutput) gen.RunShellCommandOutput {
+	out.DroppedLines, out.OmittedBytes, out.MissedBytes, out.ReturnedBytes = a.DroppedLines, a.OmittedBytes, a.MissedBytes, a.ReturnedBytes
+	return out
+}
+
+func intoWaitForText(a clip.Accounting, out gen.WaitForTextOutput) gen.WaitForTextOutput {
+	out.DroppedLines, out.OmittedBytes, out.MissedBytes, out.ReturnedBytes = a.DroppedLines, a.OmittedBytes, a.MissedBytes, a.ReturnedBytes
+	return out
+}
+
+func intoWaitForQuiet(a clip.Accounting, out gen.WaitForQuietOutput) gen.WaitForQuietOutput {
+	out.DroppedLines, out.OmittedBytes, out.MissedBytes, out.ReturnedBytes = a.DroppedLines, a.OmittedBytes, a.MissedBytes, a.ReturnedBytes
+	return out
+}
+
+// The output of a command or program is cut as the call asks (keep,
+// maxLines): on top of the clip.Accounting, its result says the line limit the
+// call got and where the part left out is and how to read it.
+
+func intoRunShellCommandCut(k clip.Long, out gen.RunShellCommandOutput) gen.RunShellCommandOutput {
+	out = intoRunShellCommand(k.Accounting, out)
+	out.EffectiveMaxLines, out.MaxLinesClamped = k.EffectiveMaxLines, k.MaxLinesClamped
+	out.OmittedAtLine, out.CutCursor = k.OmittedAtLine, k.CutCursor
+	return out
+}
+
+func intoRunProgramCut(k clip.Long, out gen.RunProgramOutput) gen.RunProgramOutput {
+	out = intoRunProgram(k.Accounting, out)
+	out.EffectiveMaxLines, out.MaxLinesClamped = k.EffectiveMaxLines, k.MaxLinesClamped
+	out.OmittedAtLine, out.CutCursor = k.OmittedAtLine, k.CutCursor
+	return out
+}
+
+// The seed schemas write optional values as anyOf [T, null], which the
+// generator turns into interface{} fields. These helpers are the only way
+// handlers fill them, so each holds a value of the schema's type or nil —
+// never "" or 0 standing in for null.
+
+// nullableCursor returns a cursor for an anyOf [cursor, null] field.
+func nullableCursor(c string) any { return c }
+
+// nullableStatus returns an exit status for an anyOf [integer, null] field.
+func nullableStatus(status *int) any {
+	if status == nil {
+		return nil
+	}
+	return *status
 }

@@ -2,7 +2,8 @@
 # The test command. In order:
 #
 #   1. gofmt, go vet, and a check that go generate changes nothing;
-#   2. go vet and go build for macOS (amd64, arm64) and FreeBSD;
+#   2. go vet and go build for macOS (amd64, arm64) and FreeBSD, and a
+#      release build (scripts/release.sh) into a temp dir;
 #   3. every test, with the race detector, against the system tmux;
 #   4. the two fuzz targets, 10 s each;
 #   5. the testscript goldens and the stress test against every other tmux
@@ -103,6 +104,15 @@ for target in darwin/amd64 darwin/arm64 freebsd/amd64; do
 	GOOS=${target%/*} GOARCH=${target#*/} go vet ./...
 	GOOS=${target%/*} GOARCH=${target#*/} go build ./...
 done
+done_part
+
+part "scripts/release.sh: archives, MCPB bundle, server.json (built into a temp dir, never published)"
+scripts/release.sh 0.0.0-ci "$tmp/dist" >/dev/null
+(cd "$tmp/dist" && sha256sum -c --quiet SHA256SUMS)
+# The bundle's launcher finds this machine's build.
+mkdir "$tmp/mcpb" && (cd "$tmp/mcpb" && unzip -q "$tmp/dist/tmux-mcp_0.0.0-ci.mcpb")
+jq -e '.server.type == "binary" and .version == "0.0.0-ci"' "$tmp/mcpb/manifest.json" >/dev/null
+[ "$("$tmp/mcpb/server/tmux-mcp" --version)" = "tmux-mcp 0.0.0-ci" ]
 done_part
 
 go build -o "$tmp/testsum" ./scripts/testsum

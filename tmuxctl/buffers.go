@@ -117,7 +117,7 @@ func (c *Client) PasteText(ctx context.Context, p PaneID, text []byte, enter boo
 // since the call's context may be what failed, and quietly, since the
 // buffer may never have been made.
 func (c *Client) dropBuffer(name string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
 	defer cancel()
 	c.command(ctx, "delete-buffer", "-b", name)
 }

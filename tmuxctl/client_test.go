@@ -14,6 +14,10 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
+// tmuxBound is how long a test lets tmux take to do what it was told (a
+// pane to die, a waiter to end): generous, so a loaded machine passes.
+const tmuxBound = 10 * time.Second
+
 func TestEscapeArgs(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"plain", "plain"},
@@ -182,7 +186,7 @@ func TestDeadPaneStatusAndSignal(t *testing.T) {
 	// tmux wait-for from the hook is the simplest private signal.
 	tmuxtest.Run(t, sock, "set-hook", "-g", "pane-died", "run-shell 'tmux -S "+sock+" wait-for -S died'")
 	for range 2 {
-		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		ctx, cancel := context.WithTimeout(ctx, tmuxBound)
 		p, _ := c.Pane(ctx, exited.Pane)
 		q, _ := c.Pane(ctx, killed.Pane)
 		if p.Dead && q.Dead {
@@ -262,7 +266,7 @@ func TestWaitForSignalTimeoutAndServerDeath(t *testing.T) {
 		if err == nil || !(errors.Is(err, ErrChannelAborted) || errors.Is(err, ErrServerGone)) {
 			t.Errorf("wait across server death = %v, want ErrChannelAborted", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(tmuxBound):
 		t.Fatal("wait-for did not end when its server died")
 	}
 }

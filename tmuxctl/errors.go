@@ -61,6 +61,26 @@ func (e *serverGoneError) Error() string        { return e.cmd.Error() }
 func (e *serverGoneError) Is(target error) bool { return target == ErrServerGone }
 func (e *serverGoneError) Unwrap() error        { return e.cmd }
 
+// ErrNameTaken means tmux refused a name because another object already
+// has it ("duplicate session: NAME").
+var ErrNameTaken = errors.New("the name is taken")
+
+// ErrUnknownOption means tmux refused an option name it does not know
+// ("invalid option", "unknown option" or "ambiguous option" — an
+// abbreviation of several).
+var ErrUnknownOption = errors.New("no such option")
+
+// refusalError is a refusal tmux worded that matches one of the sentinels
+// above; its text is tmux's.
+type refusalError struct {
+	cmd  *CommandError
+	kind error
+}
+
+func (e *refusalError) Error() string        { return e.cmd.Error() }
+func (e *refusalError) Is(target error) bool { return target == e.kind }
+func (e *refusalError) Unwrap() error        { return e.cmd }
+
 // classify recognises the refusals callers act on; anything else stays a
 // plain *CommandError.
 func classify(e *CommandError) error {
@@ -79,6 +99,14 @@ func classify(e *CommandError) error {
 		strings.Contains(msg, "server exited unexpectedly") ||
 		strings.HasPrefix(msg, "lost server") {
 		return &serverGoneError{cmd: e}
+	}
+	if strings.HasPrefix(msg, "duplicate session: ") {
+		return &refusalError{cmd: e, kind: ErrNameTaken}
+	}
+	for _, prefix := range []string{"invalid option", "unknown option", "ambiguous option"} {
+		if strings.HasPrefix(msg, prefix) {
+			return &refusalError{cmd: e, kind: ErrUnknownOption}
+		}
 	}
 	return e
 }

@@ -54,10 +54,35 @@ func (c *Client) ApplyLayout(ctx context.Context, w WindowID, panes, width, heig
 	return c.selectLayout(ctx, w, layout)
 }
 
-// parseLayout checks a layout string as tmux writes it (checksum, then
-// cells: WxH,X,Y then ",id" for a pane or {…} / […] around child cells)
-// and returns how many panes it lays out.
-func parseLayout(s string) (int, error) {
+// A Cell is where a pane sits in its window: columns Left..Left+Width-1
+// and rows Top..Top+Height-1.
+type Cell struct{ Left, Top, Width, Height int }
+
+// Contains reports whether the cell at column x, row y is in c.
+func (c Cell) Contains(x, y int) bool {
+	return x >= c.Left && x < c.Left+c.Width && y >= c.Top && y < c.Top+c.Height
+}
+
+// ParseLayout reads a window's layout string, such as
+// "d67e,80x24,0,0{40x24,0,0,0,39x24,41,0,1}", into the cell of each pane.
+// A window's layout string is its unzoomed layout even while a pane is
+// zoomed, which is why positions come from it.
+func ParseLayout(s string) (map[PaneID]Cell, error) {
+	cells := map[PaneID]Cell{}
+	if _, err := checkLayout(s, cells); err != nil {
+		return nil, fmt.Errorf("layout %q: %w", truncate(s, 80), err)
+	}
+	return cells, nil
+}
+
+// parseLayout checks a layout string and returns how many panes it lays out.
+func parseLayout(s string) (int, error) { return checkLayout(s, nil) }
+
+// checkLayout checks a layout string as tmux writes it (checksum, then
+// cells: WxH,X,Y then ",id" for a pane or {…} / […] around child cells),
+// records each pane's cell in cells when it is not nil, and returns how
+// many panes it lays out.
+func checkLayout(s string, cells map[PaneID]Cell) (int, error) {
 	if len(s) < 6 || s[4] != ',' {
 		return 0, fmt.Errorf("want a 4-digit hex checksum and a comma first")
 	}
@@ -69,7 +94,7 @@ func parseLayout(s string) (int, error) {
 	if uint16(sum) != layoutChecksum(body) {
 		return 0, fmt.Errorf("checksum %s does not match (want %04x)", s[:4], layoutChecksum(body))
 	}
-	p := layoutParser{s: body}
+	p := layoutParser{s: body, cells: cells}
 	panes, err := p.cell(0)
 	if err == nil && p.i != len(p.s) {
 		err = fmt.Errorf("unexpected %q at byte %d", p.s[p.i], p.i+5)
@@ -88,8 +113,9 @@ func layoutChecksum(s string) uint16 {
 }
 
 type layoutParser struct {
-	s string
-	i int
+	s     string
+	i     int
+	cells map[PaneID]Cell // nil: only count
 }
 
 const maxLayoutDepth = 64
@@ -98,16 +124,19 @@ func (p *layoutParser) cell(depth int) (int, error) {
 	if depth > maxLayoutDepth {
 		return 0, fmt.Errorf("nested deeper than %d", maxLayoutDepth)
 	}
-	for _, sep := range []byte{'x', ',', ','} {
-		if err := p.number(); err != nil {
+	var dims [4]int // width, height, left, top
+	for i, sep := range []byte{'x', ',', ',', 0} {
+		n, err := p.number()
+		if err != nil {
 			return 0, err
+		}
+		dims[i] = n
+		if sep == 0 {
+			break
 		}
 		if err := p.expect(sep); err != nil {
 			return 0, err
 		}
-	}
-	if err := p.number(); err != nil {
-		return 0, err
 	}
 	if p.i < len(p.s) && (p.s[p.i] == '{' || p.s[p.i] == '[') {
 		closing := byte('}')
@@ -132,18 +161,22 @@ func (p *layoutParser) cell(depth int) (int, error) {
 	if err := p.expect(','); err != nil {
 		return 0, err
 	}
-	return 1, p.number() // the pane id
+	id, err := p.number()
+	if err == nil && p.cells != nil {
+		p.cells[PaneID("%"+strconv.Itoa(id))] = Cell{Left: dims[2], Top: dims[3], Width: dims[0], Height: dims[1]}
+	}
+	return 1, err
 }
 
-func (p *layoutParser) number() error {
+func (p *layoutParser) number() (int, error) {
 	start := p.i
 	for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
 		p.i++
 	}
 	if p.i == start || p.i-start > 6 {
-		return fmt.Errorf("want a number of at most 6 digits at byte %d", start+5)
+		return 0, fmt.Errorf("want a number of at most 6 digits at byte %d", start+5)
 	}
-	return nil
+	return strconv.Atoi(p.s[start:p.i])
 }
 
 func (p *layoutParser) expect(b byte) error {

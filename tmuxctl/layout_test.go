@@ -40,7 +40,7 @@ func TestParseLayout(t *testing.T) {
 func FuzzParseLayout(f *testing.F) {
 	f.Add("8f06,80x24,0,0{40x24,0,0[40x12,0,0,0,40x11,0,13,2],39x24,41,0,1}")
 	f.Fuzz(func(t *testing.T, s string) {
-		parseLayout(s) // must not panic or hang
+		ParseLayout(s) // must not panic or hang
 	})
 }
 
@@ -53,5 +53,32 @@ func TestApplyLayoutRefusesAnotherSize(t *testing.T) {
 	var le *LayoutError
 	if !errors.As(err, &le) || !strings.Contains(le.Reason, "200x60") || !strings.Contains(le.Reason, "80x24") {
 		t.Errorf("ApplyLayout(%s) on an 80x24 window = %v", layout, err)
+	}
+}
+
+// ParseLayout gives each pane's cell, nested splits included.
+func TestParseLayoutCells(t *testing.T) {
+	body := "80x24,0,0{40x24,0,0,0,39x24,41,0[39x12,41,0,1,39x11,41,13,2]}"
+	got, err := ParseLayout(fmt.Sprintf("%04x,%s", layoutChecksum(body), body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[PaneID]Cell{
+		"%0": {Left: 0, Top: 0, Width: 40, Height: 24},
+		"%1": {Left: 41, Top: 0, Width: 39, Height: 12},
+		"%2": {Left: 41, Top: 13, Width: 39, Height: 11},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for id, c := range want {
+		if got[id] != c {
+			t.Errorf("%s: got %+v, want %+v", id, got[id], c)
+		}
+	}
+	for _, bad := range []string{"", "b25f", "b25f,80x24,0,0", "b25f,80x24,0,0,2,", "b25f,80x24,0,0{40x24,0,0,0"} {
+		if _, err := ParseLayout(bad); err == nil {
+			t.Errorf("ParseLayout(%q) succeeded", bad)
+		}
 	}
 }

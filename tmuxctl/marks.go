@@ -7,7 +7,22 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/internal/livekey"
 )
+
+// LiveOps are the operations only the live layer (tmuxctl/live) performs:
+// they leave marks of tmux-mcp in tmux (a pane's pipe and its mark, a
+// held pane's remain-on-exit and its record, the pane-died hook entry)
+// and clean them up, and a few queries only that work needs. They run on
+// the Client they came from.
+type LiveOps struct{ c *Client }
+
+// LiveOps returns c's live-layer operations. Its key is of a type only
+// packages under tmuxctl/ can name (tmuxctl/internal/livekey), so every
+// other package has Client's operations alone and cannot touch what the
+// live layer owns in tmux.
+func (c *Client) LiveOps(livekey.Key) LiveOps { return LiveOps{c} }
 
 // Pane user options that record, in tmux itself, what tmux-mcp changed in
 // a pane, so that any later instance can undo it if the one that made the
@@ -45,21 +60,21 @@ func (e *PipeTakenError) Error() string {
 //
 // It returns the pane as it is afterwards. opened is false when the pane
 // is dead (nothing to pipe) or already had a pipe ([PipeTakenError]).
-func (c *Client) OpenPipe(ctx context.Context, p PaneID, relay, mark string) (pane Pane, opened bool, err error) {
+func (l LiveOps) OpenPipe(ctx context.Context, p PaneID, relay, mark string) (pane Pane, opened bool, err error) {
 	target := string(p)
 	open := quoteCommands(
 		[]string{"pipe-pane", "-O", "-t", target, expandedLiterally(relay)},
 		[]string{"set-option", "-p", "-t", target, PipeOption, mark},
 	)
 	spec, fieldSep, rowSep := paneFormat.layout()
-	out, err := c.commands(ctx,
+	out, err := l.c.commands(ctx,
 		[]string{"if-shell", "-F", "-t", target, "#{?pane_pipe,0,#{?pane_dead,0,1}}", open},
 		[]string{"list-panes", "-F", spec, "-t", target},
 	)
 	if err != nil {
 		return Pane{}, false, err
 	}
-	rows, err := c.parsePrinted(ctx, paneFormat, out, fieldSep, rowSep)
+	rows, err := l.c.parsePrinted(ctx, paneFormat, out, fieldSep, rowSep)
 	if err != nil {
 		return Pane{}, false, err
 	}
@@ -81,10 +96,10 @@ func (c *Client) OpenPipe(ctx context.Context, p PaneID, relay, mark string) (pa
 // the one marked mark (a prefix of the option's value). A pipe someone put
 // in its place is left alone. tmux 3.4 and later refuse pipe-pane on a
 // dead pane, so there only the mark goes: the caller ends the relay.
-func (c *Client) ClosePipe(ctx context.Context, p PaneID, mark string) error {
+func (l LiveOps) ClosePipe(ctx context.Context, p PaneID, mark string) error {
 	target := string(p)
 	ours := "#{m:" + mark + "*,#{" + PipeOption + "}}"
-	_, err := c.commands(ctx,
+	_, err := l.c.commands(ctx,
 		[]string{"if-shell", "-F", "-t", target, "#{?pane_dead,0," + ours + "}", quoteCommands([]string{"pipe-pane", "-t", target})},
 		[]string{"if-shell", "-F", "-t", target, ours, quoteCommands([]string{"set-option", "-p", "-u", "-t", target, PipeOption})},
 	)
@@ -93,23 +108,23 @@ func (c *Client) ClosePipe(ctx context.Context, p PaneID, mark string) error {
 
 // UnmarkPipe removes pane p's pipe mark if it is still mark, leaving the
 // pipe itself alone (it is not ours any more).
-func (c *Client) UnmarkPipe(ctx context.Context, p PaneID, mark string) error {
+func (l LiveOps) UnmarkPipe(ctx context.Context, p PaneID, mark string) error {
 	target := string(p)
-	_, err := c.command(ctx, "if-shell", "-F", "-t", target, "#{m:"+mark+"*,#{"+PipeOption+"}}",
+	_, err := l.c.command(ctx, "if-shell", "-F", "-t", target, "#{m:"+mark+"*,#{"+PipeOption+"}}",
 		quoteCommands([]string{"set-option", "-p", "-u", "-t", target, PipeOption}))
 	return err
 }
 
 // RecordRelay adds the relay's process id to pane p's pipe mark, so that a
 // later instance can end the relay if this one dies while the pane is dead.
-func (c *Client) RecordRelay(ctx context.Context, p PaneID, mark string, pid int) error {
+func (l LiveOps) RecordRelay(ctx context.Context, p PaneID, mark string, pid int) error {
 	target := string(p)
-	_, err := c.command(ctx, "if-shell", "-F", "-t", target, "#{==:#{"+PipeOption+"},"+mark+"}",
+	_, err := l.c.command(ctx, "if-shell", "-F", "-t", target, "#{==:#{"+PipeOption+"},"+mark+"}",
 		quoteCommands([]string{"set-option", "-p", "-t", target, PipeOption, mark + "." + strconv.Itoa(pid)}))
 	return err
 }
 
-// A Hold is what [Client.HoldOpen] found and did.
+// A Hold is what [LiveOps.HoldOpen] found and did.
 type Hold struct {
 	// Mark is the hold mark now on the pane: the caller's, or that of
 	// another instance that held the pane first.
@@ -127,12 +142,12 @@ func (h Hold) Ours(mark string) bool { return h.Mark == mark }
 // status, and records mark and the pane's own previous value in
 // [HoldOption] — unless the pane is already held (by another instance),
 // whose record is then kept and returned.
-func (c *Client) HoldOpen(ctx context.Context, p PaneID, mark string) (Hold, error) {
+func (l LiveOps) HoldOpen(ctx context.Context, p PaneID, mark string) (Hold, error) {
 	target := string(p)
-	if _, err := c.Pane(ctx, p); err != nil { // show-options succeeds for a missing pane
+	if _, err := l.c.Pane(ctx, p); err != nil { // show-options succeeds for a missing pane
 		return Hold{}, err
 	}
-	prev, prevSet, err := c.PaneOption(ctx, p, "remain-on-exit")
+	prev, prevSet, err := l.c.paneOption(ctx, p, "remain-on-exit")
 	if err != nil {
 		return Hold{}, err
 	}
@@ -140,7 +155,7 @@ func (c *Client) HoldOpen(ctx context.Context, p PaneID, mark string) (Hold, err
 	if prevSet {
 		record = "=" + prev
 	}
-	out, err := c.commands(ctx,
+	out, err := l.c.commands(ctx,
 		[]string{"if-shell", "-F", "-t", target, "#{?#{" + HoldOption + "},0,1}",
 			quoteCommands([]string{"set-option", "-p", "-t", target, HoldOption, mark + " " + record})},
 		[]string{"set-option", "-p", "-t", target, "remain-on-exit", "on"},
@@ -174,22 +189,22 @@ func ParseHold(v string) (Hold, bool) {
 // ReleaseHold puts pane p's own remain-on-exit back and removes the hold
 // mark, if the pane is still held under h's mark: a pane of a restarted
 // tmux server that reuses the id is not touched.
-func (c *Client) ReleaseHold(ctx context.Context, p PaneID, h Hold) error {
+func (l LiveOps) ReleaseHold(ctx context.Context, p PaneID, h Hold) error {
 	target := string(p)
 	restore := []string{"set-option", "-p", "-u", "-t", target, "remain-on-exit"}
 	if h.PrevSet {
 		restore = []string{"set-option", "-p", "-t", target, "remain-on-exit", h.Prev}
 	}
-	_, err := c.command(ctx, "if-shell", "-F", "-t", target, "#{m:"+h.Mark+" *,#{"+HoldOption+"}}",
+	_, err := l.c.command(ctx, "if-shell", "-F", "-t", target, "#{m:"+h.Mark+" *,#{"+HoldOption+"}}",
 		quoteCommands(restore, []string{"set-option", "-p", "-u", "-t", target, HoldOption}))
 	return err
 }
 
 // KillDeadPane closes pane p if it is dead and its process id is still pid
 // (a pane of a restarted server that reuses the id is left alone).
-func (c *Client) KillDeadPane(ctx context.Context, p PaneID, pid int) error {
+func (l LiveOps) KillDeadPane(ctx context.Context, p PaneID, pid int) error {
 	target := string(p)
-	_, err := c.command(ctx, "if-shell", "-F", "-t", target, "#{?pane_dead,#{==:#{pane_pid},"+strconv.Itoa(pid)+"},0}",
+	_, err := l.c.command(ctx, "if-shell", "-F", "-t", target, "#{?pane_dead,#{==:#{pane_pid},"+strconv.Itoa(pid)+"},0}",
 		quoteCommands([]string{"kill-pane", "-t", target}))
 	return err
 }
@@ -200,17 +215,15 @@ type HookEntry struct {
 	Command string // as show-hooks prints it
 }
 
-var hookLine = regexp.MustCompile(`^([a-z-]+)\[(\d+)\] (.*)$`)
-
 // Hooks returns the entries of the global hook array name.
-func (c *Client) Hooks(ctx context.Context, name string) ([]HookEntry, error) {
-	out, err := c.command(ctx, "show-hooks", "-g", name)
+func (l LiveOps) Hooks(ctx context.Context, name string) ([]HookEntry, error) {
+	out, err := l.c.command(ctx, "show-hooks", "-g", name)
 	if err != nil {
 		return nil, err
 	}
 	var entries []HookEntry
 	for _, line := range strings.Split(out, "\n") {
-		m := hookLine.FindStringSubmatch(line)
+		m := hookEntry.FindStringSubmatch(line)
 		if m == nil || m[1] != name {
 			continue
 		}
@@ -222,25 +235,25 @@ func (c *Client) Hooks(ctx context.Context, name string) ([]HookEntry, error) {
 
 // SetHook sets entry index of the global hook array name to a command
 // that signals channel (wait-for -S): the only hook command tmux-mcp uses.
-func (c *Client) SetHook(ctx context.Context, name string, index int, channel string) error {
+func (l LiveOps) SetHook(ctx context.Context, name string, index int, channel string) error {
 	if !safeChannel.MatchString(channel) {
 		return errors.New("hook channel names must be letters, digits, '.', '_' and '-'")
 	}
-	_, err := c.command(ctx, "set-hook", "-g", name+"["+strconv.Itoa(index)+"]", "wait-for -S "+channel)
+	_, err := l.c.command(ctx, "set-hook", "-g", name+"["+strconv.Itoa(index)+"]", "wait-for -S "+channel)
 	return err
 }
 
 var safeChannel = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
 // UnsetHook removes entry index of the global hook array name.
-func (c *Client) UnsetHook(ctx context.Context, name string, index int) error {
-	_, err := c.command(ctx, "set-hook", "-g", "-u", name+"["+strconv.Itoa(index)+"]")
+func (l LiveOps) UnsetHook(ctx context.Context, name string, index int) error {
+	_, err := l.c.command(ctx, "set-hook", "-g", "-u", name+"["+strconv.Itoa(index)+"]")
 	return err
 }
 
 // ServerPID returns the tmux server's process id.
-func (c *Client) ServerPID(ctx context.Context) (int, error) {
-	out, err := c.command(ctx, "display-message", "-p", "#{pid}")
+func (l LiveOps) ServerPID(ctx context.Context) (int, error) {
+	out, err := l.c.command(ctx, "display-message", "-p", "#{pid}")
 	if err != nil {
 		return 0, err
 	}

@@ -246,7 +246,7 @@ func (c *Client) listPanes(ctx context.Context, argv []string) ([]Pane, error) {
 			}
 			return panes, nil
 		}
-		if err := c.Reap(ctx); err != nil {
+		if err := c.reap(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -289,7 +289,9 @@ func (c *Client) statusFromScreen(ctx context.Context, p *Pane) {
 
 // Reap makes the tmux server fork and wait, which also collects the status
 // of any exited pane (see [Pane.Unreaped]).
-func (c *Client) Reap(ctx context.Context) error {
+func (l LiveOps) Reap(ctx context.Context) error { return l.c.reap(ctx) }
+
+func (c *Client) reap(ctx context.Context) error {
 	_, err := c.command(ctx, "run-shell", "true")
 	return err
 }

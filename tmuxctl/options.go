@@ -5,9 +5,9 @@ import (
 	"strings"
 )
 
-// PaneOption returns the value of option name set on pane p itself, and
+// paneOption returns the value of option name set on pane p itself, and
 // whether it is set there at all (as opposed to inherited).
-func (c *Client) PaneOption(ctx context.Context, p PaneID, name string) (value string, set bool, err error) {
+func (c *Client) paneOption(ctx context.Context, p PaneID, name string) (value string, set bool, err error) {
 	out, err := c.command(ctx, "show-options", "-p", "-q", "-t", string(p), name)
 	if err != nil {
 		return "", false, err
@@ -20,23 +20,10 @@ func (c *Client) PaneOption(ctx context.Context, p PaneID, name string) (value s
 	return value, true, nil
 }
 
-// SetPaneOption sets option name on pane p only.
-func (c *Client) SetPaneOption(ctx context.Context, p PaneID, name, value string) error {
-	_, err := c.command(ctx, "set-option", "-p", "-t", string(p), name, value)
-	return err
-}
-
-// UnsetPaneOption removes pane p's own value of option name, so it
-// inherits again.
-func (c *Client) UnsetPaneOption(ctx context.Context, p PaneID, name string) error {
-	_, err := c.command(ctx, "set-option", "-p", "-u", "-t", string(p), name)
-	return err
-}
-
 // PaneValue expands one format variable for pane p. (display -p exits 0
 // with empty output for a missing pane in tmux 3.3a; list-panes fails.)
-func (c *Client) PaneValue(ctx context.Context, p PaneID, variable string) (string, error) {
-	rows, err := c.list(ctx, format{"pane_id", variable}, "list-panes", "-t", string(p))
+func (l LiveOps) PaneValue(ctx context.Context, p PaneID, variable string) (string, error) {
+	rows, err := l.c.list(ctx, format{"pane_id", variable}, "list-panes", "-t", string(p))
 	if err != nil {
 		return "", err
 	}

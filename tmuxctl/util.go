@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 )
 
 func sortedKeys(m map[string]string) []string {
@@ -31,3 +32,8 @@ func Nonce(n int) string {
 func NonceBytes(b []byte) {
 	rand.Read(b)
 }
+
+// cleanupTimeout bounds the clean-up of an operation that failed part way
+// (a private buffer, a pane made before an error): it runs on its own
+// clock, since the caller's context may be what failed.
+const cleanupTimeout = 5 * time.Second

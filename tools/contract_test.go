@@ -1,4 +1,4 @@
-package tools
+package tools_test
 
 import (
 	"bytes"
@@ -12,11 +12,10 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/schemas"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // pending are seed tools whose schemas are committed (the contract is
@@ -29,41 +28,8 @@ func noServer(t *testing.T) *tmuxctl.Client {
 	return tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: filepath.Join(t.TempDir(), "none")})
 }
 
-// connect builds the full server at tier and returns a client session to it.
-func connect(t *testing.T, client *tmuxctl.Client, tier Class) *mcp.ClientSession {
-	t.Helper()
-	ctx := context.Background()
-	hub, err := live.New(client, live.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(hub.Close)
-	h := handlers.New(ctx, client, hub, handlers.DefaultLimits)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := NewServer("test", h, tier).Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
-func compact(t *testing.T, b []byte) string {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, b); err != nil {
-		t.Fatal(err)
-	}
-	return buf.String()
-}
-
 func TestAdvertisedSchemasAreTheFiles(t *testing.T) {
-	cs := connect(t, noServer(t), Destructive)
+	cs := connect(t, noServer(t), tools.Destructive)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +97,7 @@ func TestSeedContractUnchanged(t *testing.T) {
 }
 
 func TestCatalogueEntriesComplete(t *testing.T) {
-	for _, tool := range Catalogue {
+	for _, tool := range tools.Catalogue {
 		if tool.Title == "" || len(tool.Description) < 80 {
 			t.Errorf("%s: needs a title and a real description", tool.Name)
 		}
@@ -146,7 +112,7 @@ func TestCatalogueEntriesComplete(t *testing.T) {
 		}
 	}
 	// All four hints appear on the wire for every tool.
-	cs := connect(t, noServer(t), Destructive)
+	cs := connect(t, noServer(t), tools.Destructive)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -162,10 +128,10 @@ func TestCatalogueEntriesComplete(t *testing.T) {
 }
 
 func TestTierFiltersTools(t *testing.T) {
-	for _, tier := range []Class{ReadOnly, Mutating, Destructive} {
+	for _, tier := range []tools.Class{tools.ReadOnly, tools.Mutating, tools.Destructive} {
 		// What each tier must list follows from the catalogue's classes.
 		var want []string
-		for _, tool := range Catalogue {
+		for _, tool := range tools.Catalogue {
 			if tool.Class <= tier {
 				want = append(want, tool.Name)
 			}
@@ -182,7 +148,7 @@ func TestTierFiltersTools(t *testing.T) {
 		}
 		slices.Sort(got)
 		if !slices.Equal(got, want) {
-			t.Errorf("tier %s lists %v, want %v", TierName(tier), got, want)
+			t.Errorf("tier %s lists %v, want %v", tools.TierName(tier), got, want)
 		}
 	}
 }
@@ -195,7 +161,7 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 	tmuxtest.Run(t, sock, "set-option", "-g", "remain-on-exit", "on")
 	tmuxtest.Run(t, sock, "new-window", "-d", "-t", "main:", "sh", "-c", "exit 3")
 	tmuxtest.Run(t, sock, "run-shell", "true")
-	cs := connect(t, tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock}), Destructive)
+	cs := connect(t, tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock}), tools.Destructive)
 	calls := []struct {
 		tool string
 		args map[string]any
@@ -293,13 +259,13 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 		if err := resolved.Validate(instance); err != nil {
 			t.Errorf("%s: structuredContent %s does not validate: %v", c.tool, raw, err)
 		}
-		rendered, err := RenderJSON(raw)
+		rendered, err := tools.RenderJSON(raw)
 		if last, ok := res.Content[len(res.Content)-1].(*mcp.TextContent); err != nil || !ok || last.Text != rendered {
 			t.Errorf("%s: the last content block is not the rendering of structuredContent (%v):\n%#v\nwant:\n%s", c.tool, err, res.Content[len(res.Content)-1], rendered)
 		}
 		covered[c.tool] = true
 	}
-	for _, tool := range Catalogue {
+	for _, tool := range tools.Catalogue {
 		if !covered[tool.Name] {
 			t.Errorf("%s has no happy-path call in this test", tool.Name)
 		}

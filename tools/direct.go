@@ -17,9 +17,18 @@ import (
 // way the SDK does for a tools/call: defaults applied, then validated.
 type directCaller func(ctx context.Context, h *handlers.Handlers, tool string, args json.RawMessage) (json.RawMessage, error)
 
+// direct returns the directCaller of method, for one catalogue entry. It
+// resolves its tool's schemas on its first call and keeps them: state of
+// its own, written once, rather than a cache shared by all.
 func direct[In, Out any](method func(*handlers.Handlers, context.Context, In) (Out, error)) directCaller {
+	var (
+		once                sync.Once
+		inSchema, outSchema *jsonschema.Resolved
+		schemaErr           error
+	)
 	return func(ctx context.Context, h *handlers.Handlers, tool string, args json.RawMessage) (json.RawMessage, error) {
-		inSchema, outSchema, err := resolvedSchemas(tool)
+		once.Do(func() { inSchema, outSchema, schemaErr = resolveSchemas(tool) })
+		err := schemaErr
 		if err != nil {
 			return nil, err
 		}
@@ -63,18 +72,8 @@ func direct[In, Out any](method func(*handlers.Handlers, context.Context, In) (O
 	}
 }
 
-var (
-	resolvedMu sync.Mutex
-	resolved   = map[string][2]*jsonschema.Resolved{}
-)
-
-// resolvedSchemas returns tool's input and output schemas, resolved once.
-func resolvedSchemas(tool string) (in, out *jsonschema.Resolved, err error) {
-	resolvedMu.Lock()
-	defer resolvedMu.Unlock()
-	if r, ok := resolved[tool]; ok {
-		return r[0], r[1], nil
-	}
+// resolveSchemas resolves tool's input and output schemas.
+func resolveSchemas(tool string) (in, out *jsonschema.Resolved, err error) {
 	var pair [2]*jsonschema.Resolved
 	for i, raw := range []json.RawMessage{schemas.Input(tool), schemas.Output(tool)} {
 		var s jsonschema.Schema
@@ -85,7 +84,6 @@ func resolvedSchemas(tool string) (in, out *jsonschema.Resolved, err error) {
 			return nil, nil, fmt.Errorf("schema of %s: %v", tool, err)
 		}
 	}
-	resolved[tool] = pair
 	return pair[0], pair[1], nil
 }
 

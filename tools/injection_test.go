@@ -1,4 +1,4 @@
-package tools
+package tools_test
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/schemas"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // TestNoCallerStringIsExpanded walks every string field of every tool's
@@ -44,9 +45,9 @@ func TestNoCallerStringIsExpanded(t *testing.T) {
 		"x #(touch " + marker + ") ; \\; #{session_name} %0 'q' \"d\"\n",
 	}
 	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
-	cs := connect(t, client, Destructive)
+	cs := connect(t, client, tools.Destructive)
 	served := map[string]bool{}
-	for _, tool := range Catalogue {
+	for _, tool := range tools.Catalogue {
 		served[tool.Name] = true
 	}
 	for _, name := range schemas.Tools() {

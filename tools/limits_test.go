@@ -1,4 +1,4 @@
-package tools
+package tools_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // A value tmux takes in one command is stored up to 8192 bytes, and a
@@ -16,7 +17,7 @@ import (
 func TestOneCommandValues(t *testing.T) {
 	sock := tmuxtest.Server(t)
 	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
-	cs, stop := serveFor(t, client, Mutating)
+	cs, stop := serve(t, client, tools.Mutating, nil)
 	defer stop()
 	fits, tooLong := strings.Repeat("é", 4096), strings.Repeat("é", 4097) // 8192 and 8194 bytes
 	for _, c := range []struct {
@@ -55,7 +56,7 @@ func TestOneCommandValues(t *testing.T) {
 func TestLongArgvIsRefused(t *testing.T) {
 	sock := tmuxtest.Server(t)
 	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
-	cs, stop := serveFor(t, client, Destructive)
+	cs, stop := serve(t, client, tools.Destructive, nil)
 	defer stop()
 	before := tmuxtest.Run(t, sock, "list-panes", "-a", "-F", "#{pane_id} #{pane_current_command}")
 	argv := []string{"echo", strings.Repeat("x", 9000)}

@@ -1,4 +1,4 @@
-package tools
+package tools_test
 
 import (
 	"context"
@@ -6,10 +6,9 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // TestWaitsSendProgress checks that a wait reports progress when, and only
@@ -18,30 +17,16 @@ func TestWaitsSendProgress(t *testing.T) {
 	sock := tmuxtest.Server(t)
 	ctx := context.Background()
 	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
-	hub, err := live.New(client, live.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(hub.Close)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := NewServer("test", handlers.New(ctx, client, hub, handlers.DefaultLimits), Mutating).Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
 	var mu sync.Mutex
 	var got []*mcp.ProgressNotificationParams
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+	cs, stop := serve(t, client, tools.Mutating, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			mu.Lock()
 			got = append(got, req.Params)
 			mu.Unlock()
 		},
-	}).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
+	})
+	t.Cleanup(stop)
 
 	call := func(token any) {
 		p := &mcp.CallToolParams{Name: "wait_for_text", Arguments: map[string]any{

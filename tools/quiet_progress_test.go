@@ -1,4 +1,4 @@
-package tools
+package tools_test
 
 import (
 	"context"
@@ -6,10 +6,9 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // TestQuietWaitSendsProgress checks that wait_for_quiet reports progress
@@ -20,28 +19,14 @@ func TestQuietWaitSendsProgress(t *testing.T) {
 	var mu sync.Mutex
 	var got []*mcp.ProgressNotificationParams
 	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
-	hub, err := live.New(client, live.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(hub.Close)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := NewServer("test", handlers.New(ctx, client, hub, handlers.DefaultLimits), Mutating).Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+	cs, stop := serve(t, client, tools.Mutating, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			mu.Lock()
 			got = append(got, req.Params)
 			mu.Unlock()
 		},
-	}).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
+	})
+	t.Cleanup(stop)
 	// The session's shell prints nothing: quiet after 1.6 s, with a
 	// progress notification each second before that.
 	p := &mcp.CallToolParams{Name: "wait_for_quiet", Arguments: map[string]any{"paneId": "%0", "quietMs": 1600, "timeoutMs": 20000}}

@@ -9,20 +9,39 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the README tool table")
+var update = flag.Bool("update", false, "rewrite the README tool table and TOOLS.md")
 
 const (
-	tableBegin = "<!-- tools:begin (written by go test ./tools -update) -->"
-	tableEnd   = "<!-- tools:end -->"
+	tableBegin    = "<!-- tools:begin (written by go test ./tools -update) -->"
+	tableEnd      = "<!-- tools:end -->"
+	toolsetsBegin = "<!-- toolsets:begin (written by go test ./tools -update) -->"
+	toolsetsEnd   = "<!-- toolsets:end -->"
 )
+
+// toolsetTable renders each toolset and its tools as a Markdown table.
+func toolsetTable() string {
+	var b strings.Builder
+	b.WriteString("| toolset | tools |\n| --- | --- |\n")
+	for _, n := range toolsetNames {
+		var names []string
+		for _, t := range Catalogue {
+			if t.Toolset == n.set {
+				names = append(names, "`"+t.Name+"`")
+			}
+		}
+		fmt.Fprintf(&b, "| `%s` | %s |\n", n.name, strings.Join(names, " "))
+	}
+	return b.String()
+}
 
 // toolTable renders the catalogue as the README's Markdown table.
 func toolTable() string {
 	var b strings.Builder
-	b.WriteString("| tool | what it does | safety |\n| --- | --- | --- |\n")
+	b.WriteString("| tool | what it does | toolset | safety |\n| --- | --- | --- | --- |\n")
 	for _, t := range Catalogue {
 		first, _, _ := strings.Cut(t.Description, ". ")
-		fmt.Fprintf(&b, "| `%s` | %s. | %s |\n", t.Name, strings.TrimSuffix(first, "."), className(t.Class))
+		first = strings.ReplaceAll(strings.TrimSuffix(first, "."), "|", "\\|")
+		fmt.Fprintf(&b, "| `%s` | %s. | %s | %s |\n", t.Name, first, t.Toolset, className(t.Class))
 	}
 	return b.String()
 }
@@ -31,7 +50,8 @@ func className(c Class) string {
 	return map[Class]string{ReadOnly: "read-only", Idempotent: "idempotent", Mutating: "mutating", Destructive: "destructive"}[c]
 }
 
-// TestReadmeToolTable keeps README.md's tool table equal to the catalogue.
+// TestReadmeToolTable keeps README.md's tool and toolset tables equal to
+// the catalogue.
 func TestReadmeToolTable(t *testing.T) {
 	path := filepath.Join("..", "README.md")
 	b, err := os.ReadFile(path)
@@ -39,12 +59,18 @@ func TestReadmeToolTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	readme := string(b)
-	before, rest, ok1 := strings.Cut(readme, tableBegin)
-	_, after, ok2 := strings.Cut(rest, tableEnd)
-	if !ok1 || !ok2 {
-		t.Fatalf("README.md lacks the markers %q … %q", tableBegin, tableEnd)
+	want := readme
+	for _, table := range []struct{ begin, end, text string }{
+		{tableBegin, tableEnd, toolTable()},
+		{toolsetsBegin, toolsetsEnd, toolsetTable()},
+	} {
+		before, rest, ok1 := strings.Cut(want, table.begin)
+		_, after, ok2 := strings.Cut(rest, table.end)
+		if !ok1 || !ok2 {
+			t.Fatalf("README.md lacks the markers %q … %q", table.begin, table.end)
+		}
+		want = before + table.begin + "\n" + table.text + table.end + after
 	}
-	want := before + tableBegin + "\n" + toolTable() + tableEnd + after
 	if want == readme {
 		return
 	}
@@ -54,5 +80,5 @@ func TestReadmeToolTable(t *testing.T) {
 		}
 		return
 	}
-	t.Error("README.md's tool table differs from the catalogue; run go test ./tools -update")
+	t.Error("README.md's tool tables differ from the catalogue; run go test ./tools -update")
 }

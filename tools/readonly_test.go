@@ -1,4 +1,4 @@
-package tools
+package tools_test
 
 import (
 	"context"
@@ -9,15 +9,14 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // TestReadOnlyToolsChangeNothing calls every catalogue tool of class
 // ReadOnly — found from the catalogue, so a new one is covered the day it
-// is added — with each of its examples in validArgs (which
+// is added — with each of its examples in tools.ValidArgs (which
 // FuzzToolArguments requires for every tool), against a private tmux, and
 // compares tmux's state before and after: sessions, windows, panes and
 // their sizes and modes, options at every scope, hooks, buffers,
@@ -25,12 +24,12 @@ import (
 // runs is the pipe (and its @tmux-mcp-pipe mark) of a pane being watched,
 // as the README says; once the server has stopped, not even that.
 func TestReadOnlyToolsChangeNothing(t *testing.T) {
-	for _, tier := range []Class{ReadOnly, Mutating} {
-		t.Run(TierName(tier), func(t *testing.T) { readOnlyChangesNothing(t, tier) })
+	for _, tier := range []tools.Class{tools.ReadOnly, tools.Mutating} {
+		t.Run(tools.TierName(tier), func(t *testing.T) { readOnlyChangesNothing(t, tier) })
 	}
 }
 
-func readOnlyChangesNothing(t *testing.T, tier Class) {
+func readOnlyChangesNothing(t *testing.T, tier tools.Class) {
 	sock := tmuxtest.Server(t)
 	run := func(args ...string) string { return tmuxtest.Run(t, sock, args...) }
 	// Quiet panes (cat prints nothing unless typed to), in the ids the
@@ -57,16 +56,16 @@ func readOnlyChangesNothing(t *testing.T, tier Class) {
 	before := tmuxState(t, sock)
 
 	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
-	cs, stop := serveFor(t, client, tier)
+	cs, stop := serve(t, client, tier, nil)
 	defer stop()
 
-	tools, last := 0, before
-	for _, tool := range Catalogue {
-		if tool.Class != ReadOnly {
+	called, last := 0, before
+	for _, tool := range tools.Catalogue {
+		if tool.Class != tools.ReadOnly {
 			continue
 		}
-		tools++
-		examples := validArgs[tool.Name]
+		called++
+		examples := tools.ValidArgs[tool.Name]
 		if len(examples) == 0 {
 			t.Errorf("%s is read-only but has no example arguments in validArgs (args_fuzz_test.go): add one so this test calls it", tool.Name)
 			continue
@@ -91,46 +90,15 @@ func readOnlyChangesNothing(t *testing.T, tier Class) {
 			last = after
 		}
 		if !succeeded && answersOnlyEarlierCalls[tool.Name] == "" {
-			t.Errorf("%s: none of its examples in validArgs succeeded against the test server, so this test did not really run it", tool.Name)
+			t.Errorf("%s: none of its examples in tools.ValidArgs succeeded against the test server, so this test did not really run it", tool.Name)
 		}
 	}
-	if tools == 0 {
+	if called == 0 {
 		t.Fatal("no read-only tools in the catalogue")
 	}
 	stop()
 	if diff := stateDiff(before, tmuxState(t, sock)); diff != "" {
 		t.Errorf("after the server stopped, tmux differs from before:\n%s", diff)
-	}
-}
-
-// serveFor runs the server at tier against client, with the live hub the
-// tier gets in Serve, and returns a connected client session and a stop
-// function that closes both and the hub (safe to call twice).
-func serveFor(t *testing.T, client *tmuxctl.Client, tier Class) (*mcp.ClientSession, func()) {
-	t.Helper()
-	ctx := context.Background()
-	hub, err := live.New(client, live.Options{ReadOnly: tier == ReadOnly})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := handlers.New(ctx, client, hub, handlers.DefaultLimits)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := NewServer("test", h, tier).Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stopped := false
-	return cs, func() {
-		if !stopped {
-			stopped = true
-			cs.Close()
-			ss.Close()
-			hub.Close()
-		}
 	}
 }
 

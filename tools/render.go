@@ -19,16 +19,22 @@ import (
 //
 //   - Header, in this order: the keys that say how the call ended
 //     (leadKeys), then ids (names ending in Id or Ids), then the rest by
-//     name. Nulls are left out.
+//     name. Nulls and false flags are left out, and so is what the agent
+//     already knows (unsaid): the shell, stillRunning and state:ended
+//     beside an outcome, outputComplete.
 //   - Accounting appears only when something was cut: a count of what was
 //     dropped, omitted or missed, or a …Clamped flag, only when it is
 //     non-zero or true, and the returned… counts and the line limit applied
 //     (effectiveMaxLines) only alongside one.
+//   - An effective…Ms (the timeout or wait the call kept to) appears only
+//     when it differs from what the request asked for, its default
+//     included: that is, when the server clamped it ([RenderFor]).
 //   - Strings print bare unless that would hide something (empty, spaces
 //     at an end, control characters, a leading quote); then JSON-quoted.
 //   - Lists of objects print one row per line, "- key=value …", under a
-//     "name: count" line.
-//   - Pane text (textKeys, or any string holding a newline) follows the
+//     "name: count" line; a value every row of two or more shares is said
+//     once on that line ("panes: 2 (each sessionId=$1 …)").
+//   - Pane text (textKeys, or any string but a lead key holding a newline) follows the
 //     header verbatim, each field under a "--- name ---" line. An empty one
 //     is said in the header ("output: \"\""), unless another one has text
 //     (wait_for_text's screen is always empty on a match).
@@ -39,21 +45,65 @@ var leadKeys = []string{"outcome", "exitStatus", "signal", "matched", "result"}
 // textKeys name the fields that hold pane text.
 var textKeys = map[string]bool{"output": true, "text": true, "screen": true}
 
+// unsaid says whether the header leaves out k with value v: what the
+// agent asked for or what the outcome already says.
+func unsaid(k string, v any) bool {
+	switch k {
+	case "shell", "stillRunning", "outputComplete":
+		return true
+	case "state":
+		return v == "ended"
+	}
+	return v == false
+}
+
+// isEffective says whether k is a timeout or wait the call kept to.
+func isEffective(k string) bool {
+	return strings.HasPrefix(k, "effective") && strings.HasSuffix(k, "Ms")
+}
+
 // RenderJSON renders a result's structured content given as JSON (an
 // object). See [RenderResult].
 func RenderJSON(data []byte) (string, error) {
+	return RenderFor(data, nil)
+}
+
+// RenderFor renders a result's structured content given as JSON for the
+// request whose arguments (as the handler received them, defaults
+// applied) are given as JSON too, or nil: an effective…Ms value that
+// differs from the argument it answers is said at the end of the header.
+func RenderFor(data, request []byte) (string, error) {
+	v, err := decodeObject(data)
+	if err != nil {
+		return "", err
+	}
+	var asked map[string]any
+	if len(request) > 0 {
+		if asked, err = decodeObject(request); err != nil {
+			return "", err
+		}
+	}
+	return render(v, asked), nil
+}
+
+func decodeObject(data []byte) (map[string]any, error) {
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	var v map[string]any
 	if err := d.Decode(&v); err != nil {
-		return "", err
+		return nil, err
 	}
-	return RenderResult(v), nil
+	return v, nil
 }
 
 // RenderResult renders decoded structured content (numbers as json.Number
-// or float64) as the text block of its result.
+// or float64) as the text block of its result, for a request that was not
+// clamped.
 func RenderResult(structured map[string]any) string {
+	return render(structured, nil)
+}
+
+func render(structured, asked map[string]any) string {
 	var header, rows, blocks []string
 	cut, anyText := false, false
 	for k, v := range structured {
@@ -64,6 +114,17 @@ func RenderResult(structured map[string]any) string {
 		v := structured[k]
 		switch {
 		case v == nil:
+		case isEffective(k):
+			// "effectiveTimeoutMs" answers "timeoutMs".
+			name := strings.TrimPrefix(k, "effective")
+			name = strings.ToLower(name[:1]) + name[1:]
+			a, ok := asked[name]
+			if !ok && name == "timeoutMs" {
+				a, ok = asked["waitMs"] // capture_since: the seed contract names it so
+			}
+			if ok && scalar(a, false) != scalar(v, false) {
+				header = append(header, k+": "+scalar(v, false))
+			}
 		case isCut(k) || alongCut(k):
 			if cut && (!isCut(k) || !zero(v)) {
 				header = append(header, k+": "+scalar(v, false))
@@ -74,15 +135,12 @@ func RenderResult(structured map[string]any) string {
 			} else if !anyText {
 				header = append(header, k+": "+scalar(s, false))
 			}
+		case unsaid(k, v):
 		case isRows(v):
-			list := v.([]any)
-			rows = append(rows, fmt.Sprintf("%s: %d", k, len(list)))
-			for _, row := range list {
-				rows = append(rows, "- "+inline(row.(map[string]any)))
-			}
+			rows = append(rows, renderRows(k, v.([]any))...)
 		default:
 			if m, ok := v.(map[string]any); ok {
-				header = append(header, k+": "+inline(m))
+				header = append(header, k+": "+inline(m, nil))
 			} else {
 				header = append(header, k+": "+scalar(v, false))
 			}
@@ -97,6 +155,34 @@ func RenderResult(structured map[string]any) string {
 		b.WriteString(block)
 	}
 	return b.String()
+}
+
+// renderRows renders a list of objects as a count line and one row each,
+// saying once on the count line the values every row shares.
+func renderRows(k string, list []any) []string {
+	shared := map[string]any{}
+	if len(list) > 1 {
+		first := list[0].(map[string]any)
+		for key, v := range first {
+			same := v != nil
+			for _, row := range list[1:] {
+				w, ok := row.(map[string]any)[key]
+				same = same && ok && scalar(w, true) == scalar(v, true)
+			}
+			if same {
+				shared[key] = v
+			}
+		}
+	}
+	head := fmt.Sprintf("%s: %d", k, len(list))
+	if each := inline(shared, nil); each != "" {
+		head += " (each " + each + ")"
+	}
+	lines := []string{head}
+	for _, row := range list {
+		lines = append(lines, "- "+inline(row.(map[string]any), shared))
+	}
+	return lines
 }
 
 // orderedKeys returns m's keys: leadKeys, ids, then the rest by name, with
@@ -142,9 +228,12 @@ func alongCut(k string) bool {
 	return strings.HasPrefix(k, "returned") || k == "effectiveMaxLines"
 }
 
+// isText says whether v is pane text, for a block of its own. A lead key
+// (a multi-line match, say) stays in the header, quoted: the output block
+// holds the same text.
 func isText(k string, v any) bool {
 	s, ok := v.(string)
-	return ok && (textKeys[k] || strings.Contains(s, "\n"))
+	return ok && (textKeys[k] || strings.Contains(s, "\n") && !slices.Contains(leadKeys, k))
 }
 
 // isRows says whether v is a list of objects.
@@ -177,13 +266,15 @@ func zero(v any) bool {
 	return false
 }
 
-// inline renders an object on one line as key=value pairs, nulls left out.
-func inline(m map[string]any) string {
+// inline renders an object on one line as key=value pairs, leaving out
+// nulls, false flags and the keys in skip.
+func inline(m map[string]any, skip map[string]any) string {
 	var parts []string
 	for _, k := range orderedKeys(m) {
-		if m[k] != nil {
-			parts = append(parts, k+"="+scalar(m[k], true))
+		if _, skipped := skip[k]; skipped || m[k] == nil || m[k] == false {
+			continue
 		}
+		parts = append(parts, k+"="+scalar(m[k], true))
 	}
 	return strings.Join(parts, " ")
 }

@@ -19,8 +19,7 @@ func TestRenderResult(t *testing.T) {
 		in: `{"cursor":"ltxc1.ab.12","droppedLines":0,"effectiveTimeoutMs":30000,"exitStatus":7,"missedBytes":0,` +
 			`"omittedBytes":0,"outcome":"completed","output":"say \"hi\"\n\tindented\n","outputComplete":true,` +
 			`"paneId":"%0","returnedBytes":18,"shell":"dash","stillRunning":false}`,
-		want: "outcome: completed\nexitStatus: 7\npaneId: %0\ncursor: ltxc1.ab.12\neffectiveTimeoutMs: 30000\n" +
-			"outputComplete: true\nshell: dash\nstillRunning: false\n--- output ---\nsay \"hi\"\n\tindented\n",
+		want: "outcome: completed\nexitStatus: 7\npaneId: %0\ncursor: ltxc1.ab.12\n--- output ---\nsay \"hi\"\n\tindented\n",
 	}, {
 		name: "when something was cut, the non-zero counts and what was returned",
 		in: `{"droppedLines":100,"missedBytes":0,"omittedBytes":292,"outcome":"completed","output":"101\n",` +
@@ -46,7 +45,20 @@ func TestRenderResult(t *testing.T) {
 		name: "lists of objects are rows; lists of words are words",
 		in: `{"panes":[{"id":"%0","title":"a b","pid":12,"exitStatus":null,"dead":false},{"id":"%1","title":"x=y","pid":13,"dead":true}],` +
 			`"paneIds":["%0","%1"],"none":[]}`,
-		want: "paneIds: %0 %1\nnone: []\npanes: 2\n- id=%0 dead=false pid=12 title=\"a b\"\n- id=%1 dead=true pid=13 title=\"x=y\"",
+		want: "paneIds: %0 %1\nnone: []\npanes: 2\n- id=%0 pid=12 title=\"a b\"\n- id=%1 dead=true pid=13 title=\"x=y\"",
+	}, {
+		name: "what every row shares is said once; a single row keeps all",
+		in: `{"panes":[{"paneId":"%0","windowId":"@1","width":80,"dead":false},{"paneId":"%1","windowId":"@1","width":80,"dead":false}],` +
+			`"windows":[{"windowId":"@1","width":80}]}`,
+		want: "panes: 2 (each windowId=@1 width=80)\n- paneId=%0\n- paneId=%1\nwindows: 1\n- windowId=@1 width=80",
+	}, {
+		name: "a multi-line match stays in the header, quoted",
+		in:   `{"outcome":"matched","matched":"42\n>>> ","output":"print(42)\n42\n>>> "}`,
+		want: "outcome: matched\nmatched: \"42\\n>>> \"\n--- output ---\nprint(42)\n42\n>>> ",
+	}, {
+		name: "a state the outcome implies is left out; one that is news is said",
+		in:   `{"outcome":"timed_out","state":"running","stillRunning":true,"shell":"bash","output":""}`,
+		want: "outcome: timed_out\noutput: \"\"\nstate: running",
 	}} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := RenderJSON([]byte(c.in))
@@ -57,6 +69,28 @@ func TestRenderResult(t *testing.T) {
 				t.Errorf("got:\n%s\nwant:\n%s", got, c.want)
 			}
 		})
+	}
+}
+
+func TestRenderForSaysOnlyAClampedWait(t *testing.T) {
+	waited := `{"outcome":"timed_out","effectiveTimeoutMs":50000,"paneId":"%0"}`
+	started := `{"running":true,"effectiveWaitMs":0,"paneId":"%0"}`
+	for _, c := range []struct{ out, request, want string }{
+		{waited, `{"timeoutMs":50000,"paneId":"%0"}`, "outcome: timed_out\npaneId: %0"},
+		{waited, `{"timeoutMs":90000,"paneId":"%0"}`, "outcome: timed_out\npaneId: %0\neffectiveTimeoutMs: 50000"},
+		// capture_since answers waitMs with effectiveTimeoutMs (the seed contract).
+		{waited, `{"paneId":"%0","waitMs":50000}`, "outcome: timed_out\npaneId: %0"},
+		{waited, `{"paneId":"%0","waitMs":60000}`, "outcome: timed_out\npaneId: %0\neffectiveTimeoutMs: 50000"},
+		{started, `{"paneId":"%0","waitMs":0}`, "paneId: %0\nrunning: true"},
+		{started, `{"paneId":"%0","waitMs":5}`, "paneId: %0\neffectiveWaitMs: 0\nrunning: true"},
+	} {
+		got, err := RenderFor([]byte(c.out), []byte(c.request))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("%s for request %s: got\n%s\nwant\n%s", c.out, c.request, got, c.want)
+		}
 	}
 }
 

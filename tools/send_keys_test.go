@@ -1,4 +1,4 @@
-package tools
+package tools_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // send_keys types text up to its limit in bytes (16 KiB), beyond what tmux
@@ -20,7 +21,7 @@ func TestSendKeysLongText(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "typed")
 	tmuxtest.Run(t, sock, "new-window", "-d", "sh", "-c", "stty raw -echo; exec cat > "+out)
 	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
-	cs, stop := serveFor(t, client, Mutating)
+	cs, stop := serve(t, client, tools.Mutating, nil)
 	defer stop()
 	text := strings.Repeat("é", 8190) + "end" // 16383 bytes
 	call := func(keys any) *mcp.CallToolResult {

@@ -1,4 +1,4 @@
-package tools
+package tools_test
 
 import (
 	"context"
@@ -8,25 +8,26 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 func TestShortenQuoted(t *testing.T) {
 	long := strings.Repeat("x", 40000)
-	got := shortenQuoted(`maxLength: "` + long + `" is too long`)
-	want := `maxLength: "` + strings.Repeat("x", quoteKeep) + `"… (40000 bytes in all) is too long`
+	got := tools.ShortenQuoted(`maxLength: "` + long + `" is too long`)
+	want := `maxLength: "` + strings.Repeat("x", tools.QuoteKeep) + `"… (40000 bytes in all) is too long`
 	if got != want {
-		t.Errorf("shortenQuoted = %q, want %q", got, want)
+		t.Errorf("tools.ShortenQuoted = %q, want %q", got, want)
 	}
 	short := `pattern: "x" does not match "^%\\d+$"`
-	if got := shortenQuoted(short); got != short {
+	if got := tools.ShortenQuoted(short); got != short {
 		t.Errorf("a short value changed: %q", got)
 	}
 	escaped := `"` + strings.Repeat(`a\"`, 100) + `"`
-	if got, want := shortenQuoted(escaped), `"`+strings.Repeat(`a\"`, 21)+`a"… (300 bytes in all)`; got != want {
+	if got, want := tools.ShortenQuoted(escaped), `"`+strings.Repeat(`a\"`, 21)+`a"… (300 bytes in all)`; got != want {
 		t.Errorf("escaped quotes inside a value: %q, want %q", got, want)
 	}
-	cut := `"` + strings.Repeat("b", quoteKeep-1) + `\"` + strings.Repeat("c", 200) + `"`
-	if got, want := shortenQuoted(cut), `"`+strings.Repeat("b", quoteKeep-1)+`"… (265 bytes in all)`; got != want {
+	cut := `"` + strings.Repeat("b", tools.QuoteKeep-1) + `\"` + strings.Repeat("c", 200) + `"`
+	if got, want := tools.ShortenQuoted(cut), `"`+strings.Repeat("b", tools.QuoteKeep-1)+`"… (265 bytes in all)`; got != want {
 		t.Errorf("a cut inside an escape: %q, want %q", got, want)
 	}
 }
@@ -35,7 +36,7 @@ func TestShortenQuoted(t *testing.T) {
 func TestLongArgumentErrorIsShort(t *testing.T) {
 	sock := tmuxtest.Server(t)
 	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
-	cs, stop := serveFor(t, client, Mutating)
+	cs, stop := serve(t, client, tools.Mutating, nil)
 	defer stop()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "rename_window",
 		Arguments: map[string]any{"windowId": "@0", "name": strings.Repeat("z", 40000)}})

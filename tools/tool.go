@@ -21,8 +21,9 @@ type Tool struct {
 	Name        string
 	Title       string
 	Description string
-	Class       Class // zero is invalid
-	World       World // zero is invalid
+	Class       Class   // zero is invalid
+	World       World   // zero is invalid
+	Toolset     Toolset // zero is invalid
 	bind        binder
 }
 
@@ -123,7 +124,11 @@ func bind[In, Out any](method func(*handlers.Handlers, context.Context, In) (Out
 			if err != nil {
 				return nil, out, err
 			}
-			text, err := RenderJSON(data)
+			request, err := json.Marshal(in)
+			if err != nil {
+				return nil, out, err
+			}
+			text, err := RenderFor(data, request)
 			if err != nil {
 				return nil, out, err
 			}
@@ -157,25 +162,47 @@ func (t Tool) MCP() *mcp.Tool {
 	}
 }
 
-// Register adds to s every catalogue tool that tier allows. A call to a
-// tool above the tier is refused with an isError result that names the
-// tier, rather than the bare "unknown tool" the SDK would give.
-func Register(s *mcp.Server, h *handlers.Handlers, tier Class) {
+// Register adds to s every catalogue tool that sel offers and tier
+// allows. A call to any other catalogue tool is refused with an isError
+// result naming the flag that would offer it, rather than the bare
+// "unknown tool" the SDK would give.
+func Register(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selection) {
 	seen := map[string]bool{}
-	disabled := map[string]Class{}
+	refused := map[string]string{}
 	for _, t := range Catalogue {
-		if seen[t.Name] || t.bind.register == nil {
-			panic("tools: duplicate or unbound tool " + t.Name)
+		if seen[t.Name] || t.bind.register == nil || t.Toolset == 0 {
+			panic("tools: duplicate, unbound or toolset-less tool " + t.Name)
 		}
 		seen[t.Name] = true
-		if !t.Class.Allowed(tier) {
-			disabled[t.Name] = t.Class
+		if msg := refusal(t, tier, sel); msg != "" {
+			refused[t.Name] = msg
 			continue
 		}
 		t.bind.register(s, t.MCP(), h)
 	}
 	h.SetReadTools(readTools(h))
-	s.AddReceivingMiddleware(refuseDisabled(disabled, tier), nullArgumentsAsEmpty, shortenErrors)
+	s.AddReceivingMiddleware(refuseUnoffered(refused), nullArgumentsAsEmpty, shortenErrors)
+}
+
+// refusal is why a call to t is refused, or "" if t is served.
+func refusal(t Tool, tier Class, sel Selection) string {
+	safety := ""
+	if !t.Class.Allowed(tier) {
+		safety = "--safety=" + TierName(max(t.Class, Mutating))
+	}
+	switch {
+	case !sel.Offers(t):
+		msg := fmt.Sprintf("tool %s is in toolset %s, which this server was not started with; start it with --toolsets %s (or --tools %s)",
+			t.Name, t.Toolset, sel.flagValue(t.Toolset), t.Name)
+		if safety != "" {
+			msg += " and " + safety
+		}
+		return msg
+	case safety != "":
+		return fmt.Sprintf("tool %s is disabled: this server runs with --safety=%s and %s needs %s",
+			t.Name, TierName(tier), t.Name, safety)
+	}
+	return ""
 }
 
 // nullArgumentsAsEmpty passes a tools/call whose arguments are null on
@@ -192,13 +219,11 @@ func nullArgumentsAsEmpty(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-func refuseDisabled(disabled map[string]Class, tier Class) mcp.Middleware {
+func refuseUnoffered(refused map[string]string) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if call, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && call.Params != nil {
-				if class, off := disabled[call.Params.Name]; off {
-					msg := fmt.Sprintf("tool %s is disabled: this server runs with --safety=%s and %s needs --safety=%s",
-						call.Params.Name, TierName(tier), call.Params.Name, TierName(max(class, Mutating)))
+				if msg, off := refused[call.Params.Name]; off {
 					return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 				}
 			}

@@ -53,7 +53,7 @@ func (h *Hub) listenForDeaths(ctx context.Context) {
 	}
 	h.listener = l
 	h.mu.Unlock()
-	if entries, err := h.client.Hooks(ctx, "pane-died"); err == nil {
+	if entries, err := h.ops.Hooks(ctx, "pane-died"); err == nil {
 		used := map[int]bool{}
 		for _, e := range entries {
 			used[e.Index] = true
@@ -62,7 +62,7 @@ func (h *Hub) listenForDeaths(ctx context.Context) {
 			l.index = 10000 + rand.IntN(90000)
 		}
 	}
-	if err := h.client.SetHook(ctx, "pane-died", l.index, l.channel); err != nil {
+	if err := h.ops.SetHook(ctx, "pane-died", l.index, l.channel); err != nil {
 		h.mu.Lock()
 		h.listener = nil
 		h.mu.Unlock()
@@ -107,12 +107,12 @@ func (l *deathListener) stop(ctx context.Context) {
 	l.stopping = true
 	l.mu.Unlock()
 	h := l.hub
-	h.client.UnsetHook(ctx, "pane-died", l.index)
+	h.ops.UnsetHook(ctx, "pane-died", l.index)
 	if h.client.Signal(ctx, l.channel) == nil {
 		select {
 		case <-l.ended:
 			return
-		case <-time.After(2 * time.Second):
+		case <-time.After(listenerStopGrace):
 		}
 	}
 	if l.cancel != nil {
@@ -124,7 +124,7 @@ func (l *deathListener) stop(ctx context.Context) {
 // checkDeaths looks at every pane once and handles the dead ones that are
 // watched or held.
 func (h *Hub) checkDeaths() {
-	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 	defer cancel()
 	panes, err := h.client.ListPanes(ctx, tmuxctl.PaneScope{})
 	if err != nil {

@@ -52,11 +52,25 @@
 // tracker's holds by ExitTracker.mu; the order is Hub.mu, then Stream.mu;
 // ExitTracker.mu is never held while calling the hub or tmux. Deaths
 // reach the tracker on a channel the tracker owns and drains in its own
-// goroutine. [Hub.Close] waits for every goroutine the hub started.
+// goroutine. Every goroutine the hub starts, but Close's own helpers, goes
+// through Hub.goFunc, which
+// refuses new ones once Close has begun waiting; [Hub.Close] waits for
+// them all:
 //
-//	goroutine            owns
-//	FIFO reader (1/pane)  appending to its stream; reports the pipe's end
-//	death listener        the wait-for child on the hook's channel
-//	tracker loop          recording exits of held panes and ending holds
-//	settlers (short)      marking a stream dead once its pipe has drained
+//	goroutine              started by                    stopped by                                   waited for by
+//	start-up sweep         New                           its end, or its 20 s bound                   Close (Hub.wg)
+//	FIFO opener (1/pane)   a watch (newFIFO)             the relay opening the FIFO; fifo.release     Close (Hub.wg)
+//	FIFO reader (1/pane)   a watch (startFeeding)        the pipe's EOF; stopReading at Close         Close (Hub.wg)
+//	relay recorder         the reader, once per relay    its tmux command (5 s bound)                 Close (Hub.wg)
+//	death listener         the first watch or hold       deathListener.stop (signal, then cancel)     Close, then Hub.wg
+//	tracker loop           New (newExitTracker)          Hub.done                                     Close (Hub.wg)
+//	hold ender             a grace timer, a death        its tmux commands (bounded by Hub.ctx)       Close (Hub.wg)
+//	settler (short)        a death of a watched pane     the pipe draining, a second, or Hub.done     Close (Hub.wg)
+//	expirer (short)        a stream's idle timer         its tmux command (5 s bound)                 Close (Hub.wg)
+//	pipe closers, enders   Close itself                  their tmux commands (closeTimeout)           Close (sync.WaitGroup)
+//
+// The timers behind the hold ender and the expirer (time.AfterFunc) only
+// call goFunc, which does nothing once Close has begun; the timer that
+// forgets an exit record only takes ExitTracker.mu. Neither is waited
+// for: each returns at once.
 package live

@@ -36,6 +36,7 @@ var ErrPaneGone = errors.New("the pane was removed without an exit status")
 type ExitTracker struct {
 	hub    *Hub
 	client *tmuxctl.Client
+	ops    tmuxctl.LiveOps
 	grace  time.Duration
 	deaths chan tmuxctl.PaneID
 
@@ -70,7 +71,7 @@ type hold struct {
 
 func newExitTracker(h *Hub) *ExitTracker {
 	t := &ExitTracker{
-		hub: h, client: h.client, grace: h.opts.ExitGrace, deaths: make(chan tmuxctl.PaneID, 256),
+		hub: h, client: h.client, ops: h.ops, grace: h.opts.ExitGrace, deaths: make(chan tmuxctl.PaneID, 256),
 		held: map[tmuxctl.PaneID]*hold{}, exits: map[tmuxctl.PaneID]exitRecord{}, changed: map[tmuxctl.PaneID]chan struct{}{},
 	}
 	h.goFunc(t.loop)
@@ -132,9 +133,9 @@ func (t *ExitTracker) checkUnwatched() {
 	if len(panes) == 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(t.hub.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(t.hub.ctx, stepTimeout)
 	defer cancel()
-	if t.client.Reap(ctx) != nil {
+	if t.ops.Reap(ctx) != nil {
 		return
 	}
 	for _, p := range panes {
@@ -240,7 +241,7 @@ func (t *ExitTracker) setUp(ctx context.Context, p tmuxctl.PaneID, h *hold) erro
 		return err
 	}
 	mark := t.hub.id + "." + tmuxctl.Nonce(4)
-	rec, err := t.client.HoldOpen(ctx, p, mark)
+	rec, err := t.ops.HoldOpen(ctx, p, mark)
 	if err != nil {
 		return err
 	}
@@ -293,7 +294,7 @@ func (t *ExitTracker) died(p tmuxctl.PaneID) {
 	if !ok {
 		return
 	}
-	ctx, cancel := context.WithTimeout(t.hub.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(t.hub.ctx, stepTimeout)
 	defer cancel()
 	if _, ok := t.record(ctx, p); !ok {
 		return // not dead after all, or not reaped yet: a wait or the grace will see to it
@@ -342,7 +343,7 @@ func (t *ExitTracker) recorded(p tmuxctl.PaneID, serverPID, panePID int) (Exit, 
 // Recorded returns a remembered exit of pane p, for a pane already gone,
 // provided the tmux server is still the one the pane belonged to.
 func (t *ExitTracker) Recorded(ctx context.Context, p tmuxctl.PaneID) (Exit, bool) {
-	server, err := t.client.ServerPID(ctx)
+	server, err := t.ops.ServerPID(ctx)
 	if errors.Is(err, tmuxctl.ErrServerGone) {
 		server = 0 // the server went; what it reported before still stands
 	} else if err != nil {
@@ -378,17 +379,17 @@ func (t *ExitTracker) finish(ctx context.Context, p tmuxctl.PaneID) {
 		return
 	}
 
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, stepTimeout)
 	defer cancel()
 	// Read the status before the pane can go: once it is closed, it is lost.
 	_, exited := t.record(ctx, p)
-	if !exited && t.client.Reap(ctx) == nil {
+	if !exited && t.ops.Reap(ctx) == nil {
 		_, exited = t.record(ctx, p)
 	}
 	if !h.ours {
 		return // another instance holds it and will put it back
 	}
-	t.client.ReleaseHold(ctx, p, h.record)
+	t.ops.ReleaseHold(ctx, p, h.record)
 	if h.keep || !exited {
 		return
 	}
@@ -396,7 +397,7 @@ func (t *ExitTracker) finish(ctx context.Context, p tmuxctl.PaneID) {
 	if err != nil || !pane.Dead || pane.PID != h.panePID {
 		return
 	}
-	closeIfWouldHave(ctx, t.client, pane)
+	closeIfWouldHave(ctx, t.ops, pane)
 }
 
 // close releases every hold at once, as at shutdown: user settings come
@@ -455,13 +456,13 @@ func (t *ExitTracker) Wait(ctx context.Context, p tmuxctl.PaneID) (Exit, error) 
 			if e, ok := t.record(ctx, p); ok {
 				return e, nil
 			}
-			t.client.Reap(ctx) // dead but not reaped: the status comes now
+			t.ops.Reap(ctx) // dead but not reaped: the status comes now
 			continue
 		}
 		select {
 		case <-changed:
 		case <-time.After(time.Second):
-			t.client.Reap(ctx)
+			t.ops.Reap(ctx)
 		case <-ctx.Done():
 			return Exit{}, ctx.Err()
 		}

@@ -68,7 +68,7 @@ func TestExitTrackerReportsEveryStatus(t *testing.T) {
 		}
 		tmuxtest.Run(t, sock, "wait-for", "-S", gate)
 		began := time.Now()
-		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		wctx, cancel := context.WithTimeout(ctx, eventBound)
 		e, err := tracker.Wait(wctx, p)
 		took = append(took, time.Since(began))
 		cancel()

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/internal/livekey"
 )
 
 // DefaultOptions are the server defaults; [New] uses each for a zero field.
@@ -31,6 +33,7 @@ type Options struct {
 // See the package documentation for how it stays out of the user's way.
 type Hub struct {
 	client *tmuxctl.Client
+	ops    tmuxctl.LiveOps // client's operations that only this layer performs
 	opts   Options
 	id     string // "<pid>.<random>": names this instance in every mark
 	dir    string // private directory for FIFOs and other files
@@ -53,11 +56,27 @@ type Hub struct {
 	graveyard map[[16]byte]Failure // recently ended generations, for precise errors
 	seq       int                  // names FIFOs
 	listener  *deathListener       // nil until a death needs listening for
-	feeders   map[*Stream]bool     // streams whose FIFO reader runs, retired or not
+	feeders   map[*Stream]*fifo    // streams whose FIFO reader runs, retired or not, and their FIFOs
 }
 
-// closeTimeout bounds all the tmux work of [Hub.Close].
-const closeTimeout = 5 * time.Second
+// Bounds of the hub's own tmux work, which no caller's context bounds.
+const (
+	// closeTimeout bounds all the tmux work of [Hub.Close].
+	closeTimeout = 5 * time.Second
+	// stepTimeout bounds one step of a hub goroutine: a pipe's check or
+	// close, a hold's end, a relay's record, a death check.
+	stepTimeout = 5 * time.Second
+	// sweepTimeout bounds the start-up sweep of dead instances' marks.
+	sweepTimeout = 20 * time.Second
+	// ackTimeout bounds one try at releasing a program's shell.
+	ackTimeout = 2 * time.Second
+	// listenerStopGrace is how long the death listener's child has to
+	// end after its channel is signalled, before it is killed.
+	listenerStopGrace = 2 * time.Second
+	// readerPatience is how long Close lets FIFO readers end by
+	// themselves once every pipe is closed, before it stops them.
+	readerPatience = time.Second
+)
 
 // ErrHubClosed is returned by a closed hub.
 var ErrHubClosed = errors.New("the stream hub is shut down")
@@ -81,16 +100,16 @@ func New(c *tmuxctl.Client, o Options) (*Hub, error) {
 		return nil, fmt.Errorf("making a private directory: %w", err)
 	}
 	h := &Hub{
-		client: c, opts: o, id: pid + "." + tmuxctl.Nonce(6), dir: dir,
+		client: c, ops: c.LiveOps(livekey.Key{}), opts: o, id: pid + "." + tmuxctl.Nonce(6), dir: dir,
 		swept: make(chan struct{}), done: make(chan struct{}),
 		streams: map[tmuxctl.PaneID]*Stream{}, pending: map[tmuxctl.PaneID]chan struct{}{},
-		byGen: map[[16]byte]*Stream{}, graveyard: map[[16]byte]Failure{}, feeders: map[*Stream]bool{},
+		byGen: map[[16]byte]*Stream{}, graveyard: map[[16]byte]Failure{}, feeders: map[*Stream]*fifo{},
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.exits = newExitTracker(h)
 	h.goFunc(func() {
 		defer close(h.swept)
-		ctx, cancel := context.WithTimeout(h.ctx, 20*time.Second)
+		ctx, cancel := context.WithTimeout(h.ctx, sweepTimeout)
 		defer cancel()
 		h.sweep(ctx)
 	})
@@ -225,12 +244,12 @@ func (h *Hub) startStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Ga
 	s := newStream(h, p, h.opts.BufferBytes)
 	s.mark = h.id + "." + tmuxctl.Nonce(4)
 	for attempt := 0; ; attempt++ {
-		pane, opened, err := h.client.OpenPipe(ctx, p, relayCommand(path), s.mark)
+		pane, opened, err := h.ops.OpenPipe(ctx, p, relayCommand(path), s.mark)
 		var taken *tmuxctl.PipeTakenError
 		if errors.As(err, &taken) && attempt == 0 && h.ownMark(taken.Mark) {
 			// A pipe of ours whose stream has ended but which is not
 			// closed yet: close it and try again.
-			h.client.ClosePipe(ctx, p, taken.Mark)
+			h.ops.ClosePipe(ctx, p, taken.Mark)
 			continue
 		}
 		if err != nil || !opened {
@@ -249,18 +268,26 @@ func (h *Hub) startStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Ga
 		}
 		break
 	}
+	if !h.startFeeding(s, f, gate) {
+		h.ops.ClosePipe(ctx, p, s.mark)
+		f.abandon()
+		return nil, ErrHubClosed
+	}
+	return s, nil
+}
+
+// startFeeding starts the FIFO reader of s, unless the hub is closing.
+func (h *Hub) startFeeding(s *Stream, f *fifo, gate tmuxctl.Gate) bool {
 	h.mu.Lock()
-	h.feeders[s] = true
+	h.feeders[s] = f
 	h.mu.Unlock()
 	if !h.goFunc(func() { h.feed(s, f, gate) }) {
 		h.mu.Lock()
 		delete(h.feeders, s)
 		h.mu.Unlock()
-		h.client.ClosePipe(ctx, p, s.mark)
-		f.abandon()
-		return nil, ErrHubClosed
+		return false
 	}
-	return s, nil
+	return true
 }
 
 // ownMark reports whether a pipe or hold mark is this instance's.
@@ -322,7 +349,7 @@ func (h *Hub) end(s *Stream, f Failure) {
 	h.retireLocked(s, f)
 	h.mu.Unlock()
 	s.fail(f)
-	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 	defer cancel()
 	h.closePipe(ctx, s)
 }
@@ -380,7 +407,7 @@ func (h *Hub) Close() {
 		listener.stop(ctx)
 	}
 	h.cancel()
-	h.waitGoroutines(time.Second)
+	h.waitGoroutines(readerPatience)
 	os.RemoveAll(h.dir)
 }
 
@@ -401,9 +428,11 @@ func (h *Hub) waitGoroutines(patience time.Duration) {
 	case <-time.After(patience):
 	}
 	h.mu.Lock()
-	for s := range h.feeders {
-		s.stopReading()
-	}
+	stuck := maps.Clone(h.feeders)
 	h.mu.Unlock()
+	// Not under h.mu: a reader that ends takes it to leave h.feeders.
+	for s, f := range stuck {
+		s.stopReading(f)
+	}
 	<-finished
 }

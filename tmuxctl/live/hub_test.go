@@ -11,10 +11,20 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
+// Bounds of the live tests: generous, so a loaded machine passes.
+const (
+	// eventBound is how long output, a death or a pipe's end may take to
+	// reach a stream.
+	eventBound = 10 * time.Second
+	// reapRetry is how often a test makes tmux reap while waiting for a
+	// death tmux 3.3a may not have noticed yet.
+	reapRetry = 2 * time.Second
+)
+
 // waitText reads s from off until it holds want or the deadline passes.
 func waitText(t *testing.T, s *Stream, off int64, want string) Chunk {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(eventBound)
 	for {
 		changed := s.Changed()
 		c, err := s.Read(off)
@@ -153,7 +163,7 @@ func TestPaneDeathIsNoticed(t *testing.T) {
 			tmuxtest.Run(t, sock, "send-keys", "-t", string(created.Pane), "now", "Enter")
 			waitText(t, s, off, "bye now\n")
 			tmuxtest.Run(t, sock, "send-keys", "-t", string(created.Pane), "Enter")
-			deadline := time.After(10 * time.Second)
+			deadline := time.After(eventBound)
 			for {
 				changed := s.Changed()
 				ch, _ := s.Read(off)
@@ -165,7 +175,7 @@ func TestPaneDeathIsNoticed(t *testing.T) {
 				}
 				select {
 				case <-changed:
-				case <-time.After(2 * time.Second):
+				case <-time.After(reapRetry):
 					// The safety net waits use: tmux 3.3a now and then
 					// misses an exit until it next reaps a child.
 					h.CheckPane(ctx, created.Pane)
@@ -186,7 +196,7 @@ func TestServerDeathLosesConnection(t *testing.T) {
 	}
 	changed := s.Changed()
 	tmuxtest.Run(t, sock, "kill-server")
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(eventBound)
 	for {
 		dead, failure := s.State()
 		if failure != "" || dead {
@@ -211,7 +221,7 @@ func TestExpiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	gen := s.gen
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(eventBound)
 	for {
 		changed := s.Changed()
 		if _, f := s.State(); f == Expired {
@@ -306,7 +316,7 @@ func TestStartedProgramClosesWhenDone(t *testing.T) {
 	tmuxtest.Run(t, sock, "send-keys", "-t", string(created.Pane), "Enter")
 	select {
 	case <-s.Drained():
-	case <-time.After(10 * time.Second):
+	case <-time.After(eventBound):
 		t.Fatal("the pane's pipe never ended")
 	}
 	// The pipe ends when the pane dies (the stream closes it); the tracker

@@ -20,6 +20,7 @@ import (
 type fifo struct {
 	path   string
 	opened chan *os.File // receives the open FIFO; closed if it never opens
+	tried  chan struct{} // closed once the opening has returned, either way
 }
 
 // newFIFO makes the FIFO at path (mode 0600) and starts opening it.
@@ -27,8 +28,9 @@ func (h *Hub) newFIFO(path string) (*fifo, error) {
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		return nil, &os.PathError{Op: "mkfifo", Path: path, Err: err}
 	}
-	f := &fifo{path: path, opened: make(chan *os.File, 1)}
+	f := &fifo{path: path, opened: make(chan *os.File, 1), tried: make(chan struct{})}
 	started := h.goFunc(func() {
+		defer close(f.tried)
 		file, err := os.OpenFile(path, os.O_RDONLY, 0)
 		if err != nil {
 			close(f.opened)
@@ -44,38 +46,35 @@ func (h *Hub) newFIFO(path string) (*fifo, error) {
 }
 
 // abandon gives up a FIFO no relay will ever open: the pending open is
-// released (it then reads EOF at once) and the file removed. The opening
-// goroutine may not have reached its open yet, and a writer's open fails
-// (ENXIO) while no reader is there: so it tries again until one succeeds
-// or the open has returned anyway.
+// released (it then reads EOF at once) and the file removed.
 func (f *fifo) abandon() {
-	for !unblock(f.path) {
-		select {
-		case file, ok := <-f.opened:
-			if ok {
-				file.Close()
-			}
-			os.Remove(f.path)
-			return
-		case <-time.After(time.Millisecond):
-		}
-	}
+	f.release()
 	if file, ok := <-f.opened; ok {
 		file.Close()
 	}
 	os.Remove(f.path)
 }
 
-// unblock opens path for writing and closes it, so a reader blocked
-// opening it goes on (and then reads EOF). It reports whether it could:
-// with no reader there yet, it cannot.
-func unblock(path string) bool {
-	w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return false
+// releaseRetry is how often [fifo.release] tries again to meet the opening
+// reader.
+const releaseRetry = 5 * time.Millisecond
+
+// release makes the pending open of the FIFO return, whether or not a
+// relay ever opens it: it opens the FIFO for writing and closes it again
+// until the opening has returned. A non-blocking open for writing fails
+// (ENXIO) while no reader has reached open(2) yet, so one try is not
+// enough: the opener may not have started.
+func (f *fifo) release() {
+	for {
+		if w, err := os.OpenFile(f.path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+		select {
+		case <-f.tried:
+			return
+		case <-time.After(releaseRetry):
+		}
 	}
-	w.Close()
-	return true
 }
 
 // feed copies the FIFO into stream s until the pipe ends, then works out
@@ -119,9 +118,12 @@ func (h *Hub) feed(s *Stream, f *fifo, gate tmuxctl.Gate) {
 // FIFO opened.
 var stoppedFile = new(os.File)
 
-// stopReading ends the FIFO reader of s without waiting for the relay:
-// used only at shutdown, after closing the pipe did not end it.
-func (s *Stream) stopReading() {
+// stopReading ends the FIFO reader of s, fed from f, without waiting for
+// the relay: used only at shutdown, after closing the pipe did not end it.
+// A relay that never connected leaves the reader blocked opening the FIFO,
+// so the opening is released too; the reader then sees stoppedFile and
+// ends.
+func (s *Stream) stopReading(f *fifo) {
 	s.mu.Lock()
 	file := s.file
 	if file == nil {
@@ -130,7 +132,9 @@ func (s *Stream) stopReading() {
 	s.mu.Unlock()
 	if file != nil && file != stoppedFile {
 		file.Close()
+		return
 	}
+	f.release()
 }
 
 // copyPipe reads the relay's pid line, then everything the pane prints.
@@ -191,16 +195,16 @@ func (h *Hub) relayStarted(s *Stream, line string) {
 	s.relayPID = pid
 	s.mu.Unlock()
 	h.goFunc(func() {
-		ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
+		ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 		defer cancel()
-		h.client.RecordRelay(ctx, s.pane, s.mark, pid)
+		h.ops.RecordRelay(ctx, s.pane, s.mark, pid)
 	})
 }
 
 // ack releases a program's shell waiting on channel, trying a few times.
 func (h *Hub) ack(channel string) {
 	for attempt := 0; attempt < 5; attempt++ {
-		ctx, cancel := context.WithTimeout(h.ctx, 2*time.Second)
+		ctx, cancel := context.WithTimeout(h.ctx, ackTimeout)
 		err := h.client.Signal(ctx, channel)
 		cancel()
 		if err == nil || errors.Is(err, tmuxctl.ErrServerGone) {
@@ -214,7 +218,7 @@ func (h *Hub) ack(channel string) {
 // went away, or someone else closed or replaced the pipe — then the
 // stream fails and the pipe, no longer ours, is never touched again.
 func (h *Hub) pipeClosed(s *Stream) {
-	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 	defer cancel()
 	pane, err := h.client.Pane(ctx, s.pane)
 	var nf *tmuxctl.NotFoundError
@@ -226,10 +230,10 @@ func (h *Hub) pipeClosed(s *Stream) {
 		h.retire(s, ConnectionLost)
 	case pane.Dead:
 		s.markDead()
-		h.client.UnmarkPipe(ctx, s.pane, s.mark)
+		h.ops.UnmarkPipe(ctx, s.pane, s.mark)
 		h.exits.notify(s.pane)
 	default:
-		h.client.UnmarkPipe(ctx, s.pane, s.mark)
+		h.ops.UnmarkPipe(ctx, s.pane, s.mark)
 		h.retire(s, ConnectionLost)
 	}
 }
@@ -253,7 +257,7 @@ func (h *Hub) closePipe(ctx context.Context, s *Stream) {
 	if ended {
 		return
 	}
-	h.client.ClosePipe(ctx, s.pane, s.mark)
+	h.ops.ClosePipe(ctx, s.pane, s.mark)
 	if !s.isDead() { // a live pane's pipe closes; a dead one's is left to us
 		select {
 		case <-s.drained:
@@ -319,7 +323,7 @@ func (h *Hub) settle(s *Stream) {
 		}
 	}
 	s.markDead()
-	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 	defer cancel()
 	h.closePipe(ctx, s)
 }

@@ -88,7 +88,7 @@ func TestReplacedPipeEndsStream(t *testing.T) {
 		select {
 		case <-changed:
 			changed = s.Changed()
-		case <-time.After(20 * time.Second):
+		case <-time.After(2 * eventBound):
 			t.Fatal("the stream never noticed its pipe was replaced")
 		}
 	}

@@ -21,7 +21,6 @@ const (
 	HubClosed       Failure = "server stopping" // this server is shutting down
 	Expired         Failure = "expired unread"  // unread for longer than the idle limit
 	TopologyChanged Failure = "pane moved"      // the pane moved and could not be followed
-	EventsDropped   Failure = "events dropped"  // tmux's event queue overflowed
 )
 
 // lostMark stands in the ring for output that was not delivered (the pipe

@@ -36,7 +36,7 @@ func (h *Hub) sweep(ctx context.Context) {
 		}
 	}
 	h.sweepBuffers(ctx)
-	entries, err := h.client.Hooks(ctx, "pane-died")
+	entries, err := h.ops.Hooks(ctx, "pane-died")
 	if err != nil {
 		return
 	}
@@ -48,7 +48,7 @@ func (h *Hub) sweep(ctx context.Context) {
 		channel := strings.Fields(e.Command[i:])[0]
 		channel = strings.Trim(channel, `"'`)
 		if pid, ok := deathChannelOwner(channel); ok && !processAlive(pid) {
-			h.client.UnsetHook(ctx, "pane-died", e.Index)
+			h.ops.UnsetHook(ctx, "pane-died", e.Index)
 			// Release a listener the dead instance left queued in tmux.
 			h.client.Signal(ctx, channel)
 		}
@@ -58,7 +58,7 @@ func (h *Hub) sweep(ctx context.Context) {
 // sweepPipe closes the pipe of a dead instance's stream. On a dead pane
 // tmux 3.4+ keeps the pipe, so the relay recorded in the mark is ended.
 func (h *Hub) sweepPipe(ctx context.Context, p tmuxctl.Pane) {
-	h.client.ClosePipe(ctx, p.ID, p.PipeMark)
+	h.ops.ClosePipe(ctx, p.ID, p.PipeMark)
 	if !p.Dead {
 		return
 	}
@@ -73,15 +73,15 @@ func (h *Hub) sweepPipe(ctx context.Context, p tmuxctl.Pane) {
 // sweepHold puts back the remain-on-exit a dead instance's hold replaced,
 // and closes the pane if it died meanwhile and would have closed.
 func (h *Hub) sweepHold(ctx context.Context, p tmuxctl.Pane, hold tmuxctl.Hold) {
-	if err := h.client.ReleaseHold(ctx, p.ID, hold); err != nil || !p.Dead {
+	if err := h.ops.ReleaseHold(ctx, p.ID, hold); err != nil || !p.Dead {
 		return
 	}
-	closeIfWouldHave(ctx, h.client, p)
+	closeIfWouldHave(ctx, h.ops, p)
 }
 
 // closeIfWouldHave closes dead pane p if its own remain-on-exit setting
 // would have closed it (as it is now that any hold is released).
-func closeIfWouldHave(ctx context.Context, c *tmuxctl.Client, p tmuxctl.Pane) {
+func closeIfWouldHave(ctx context.Context, c tmuxctl.LiveOps, p tmuxctl.Pane) {
 	v, err := c.PaneValue(ctx, p.ID, "remain-on-exit")
 	if err != nil {
 		return

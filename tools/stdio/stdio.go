@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,7 +33,8 @@ const maxLine = 16 << 20
 //     so the server keeps serving.
 //   - At EOF the SDK cancels requests in flight and drops their replies.
 //     Here the SDK's input stays open after EOF until every request passed
-//     on has been answered (or drain has passed and Stop was called).
+//     on has been answered, or [Transport.ForceClose] gives up on them;
+//     the server decides when (main.go ends waits at once).
 //
 // It is also the one writer of out, so its own error replies never
 // interleave with the SDK's.
@@ -49,6 +51,9 @@ type Transport struct {
 	closed   bool            // toSDK is closed
 	ended    chan struct{}   // closed when inputEnd becomes true
 	drained  chan struct{}   // closed with toSDK
+
+	readerOnce sync.Once
+	readerDone chan struct{} // closed when the line reader has returned
 }
 
 // New returns a Transport that reads in and writes out. Pass it to
@@ -56,13 +61,48 @@ type Transport struct {
 func New(in io.Reader, out io.Writer) *Transport {
 	pr, pw := io.Pipe()
 	return &Transport{in: in, out: out, toSDK: pw, sdkIn: pr, pending: map[string]bool{},
-		ended: make(chan struct{}), drained: make(chan struct{})}
+		ended: make(chan struct{}), drained: make(chan struct{}), readerDone: make(chan struct{})}
 }
 
-// Connect implements [mcp.Transport]. It starts the line reader.
+// Connect implements [mcp.Transport]. It starts the line reader, once;
+// [Transport.Close] waits for it.
 func (g *Transport) Connect(ctx context.Context) (mcp.Connection, error) {
-	go g.readLines()
+	g.readerOnce.Do(func() {
+		go func() {
+			defer close(g.readerDone)
+			g.readLines()
+		}()
+	})
 	return (&mcp.IOTransport{Reader: g.sdkIn, Writer: nopCloser{g}}).Connect(ctx)
+}
+
+// ErrReaderBlocked is returned by [Transport.Close] when the line reader is
+// still blocked reading an input that has no read deadline (a terminal, or
+// a pipe in blocking mode): it ends with its input, not before.
+var ErrReaderBlocked = errors.New("stdio: the input reader is blocked on an input without read deadlines; it ends when the input does")
+
+// Close ends the session as [Transport.ForceClose] does and waits for the
+// line reader to return. A reader blocked on its input is interrupted
+// through the input's SetReadDeadline (an *os.File in non-blocking mode,
+// a net.Conn); an input without one returns [ErrReaderBlocked] unless the
+// reader has already ended (EOF).
+func (g *Transport) Close() error {
+	g.ForceClose()
+	started := true
+	g.readerOnce.Do(func() { started = false; close(g.readerDone) })
+	if !started {
+		return nil
+	}
+	if d, ok := g.in.(interface{ SetReadDeadline(time.Time) error }); ok && d.SetReadDeadline(time.Now()) == nil {
+		<-g.readerDone
+		return nil
+	}
+	select {
+	case <-g.readerDone:
+		return nil
+	default:
+		return ErrReaderBlocked
+	}
 }
 
 // Stop ends input as if stdin had closed: requests in flight still get
@@ -115,7 +155,7 @@ func (g *Transport) readLines() {
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if len(line) > 0 {
+		if len(line) > 0 && !g.isClosed() {
 			g.handleLine(line)
 		}
 		line = line[:0]
@@ -124,6 +164,12 @@ func (g *Transport) readLines() {
 			return
 		}
 	}
+}
+
+func (g *Transport) isClosed() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.closed
 }
 
 // handleLine passes a valid JSON-RPC line on to the SDK, recording the ids

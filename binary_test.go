@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+)
+
+// buildBinary builds the tmux-mcp binary that process tests start, once
+// per test run: with -race when the tests themselves are a race build, so
+// a race in the server fails the run rather than going unseen.
+var buildBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "tmux-mcp-test-bin-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "tmux-mcp")
+	args := []string{"build", "-o", bin}
+	if raceBuild {
+		args = append(args, "-race")
+	}
+	out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build: %v: %s", err, out)
+	}
+	return bin, nil
+})
+
+// serverCommand returns the command that runs the built tmux-mcp on the
+// private tmux at sock with TMPDIR=tmpdir (the test's TMPDIR when empty)
+// and the caller's flags. A race-built server exits without the race
+// detector's one-second pause, as in the goldens.
+func serverCommand(bin, sock, tmpdir string, args ...string) *exec.Cmd {
+	cmd := exec.Command(bin, append([]string{"-S", sock, "--tmux", tmuxtest.Binary()}, args...)...)
+	cmd.Env = append(environWithout("TMUX", "TMUX_PANE", "TMPDIR", "GORACE"), "GORACE=atexit_sleep_ms=10")
+	if tmpdir != "" {
+		cmd.Env = append(cmd.Env, "TMPDIR="+tmpdir)
+	} else {
+		cmd.Env = append(cmd.Env, "TMPDIR="+os.TempDir())
+	}
+	return cmd
+}
+
+// Bounds of process tests. They are generous on purpose: a machine twenty
+// times slower must pass.
+const (
+	replyBound    = 60 * time.Second // a tool call's reply; a process's exit
+	inFlightBound = 30 * time.Second // a call to show in tmux once sent
+	settleBound   = 20 * time.Second // leftovers to be cleared, processes to die
+	// stopGrace is how long a test's cleanup lets a server exit after EOF
+	// before killing it.
+	stopGrace = 10 * time.Second
+)

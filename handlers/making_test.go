@@ -1,0 +1,46 @@
+package handlers
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+)
+
+// TestExitCheckIsJoined: the goroutine a launch starts to hear an early
+// exit has ended by the time the launch answers, so none outlives its call
+// (and none is left running at shutdown).
+func TestExitCheckIsJoined(t *testing.T) {
+	sock := tmuxtest.Server(t)
+	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
+	hub, err := live.New(client, live.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hub.Close)
+	ctx := context.Background()
+	limits := DefaultLimits
+	limits.StartGrace = 20 * time.Millisecond
+	h := New(ctx, client, hub, limits)
+	release, err := h.exits.HoldBriefly(ctx, "%0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	for range 5 {
+		// The shell in %0 does not exit: the grace passes while the
+		// exit check still waits.
+		if _, exited := h.exitedAtOnce(ctx, nil, "%0", "n0nce"); exited {
+			t.Fatal("a running shell was reported as exited")
+		}
+		buf := make([]byte, 1<<20)
+		if stacks := string(buf[:runtime.Stack(buf, true)]); strings.Contains(stacks, "exitedAtOnce.func") {
+			t.Fatalf("the exit check outlived its call:\n%s", stacks)
+		}
+	}
+}

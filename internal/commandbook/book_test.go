@@ -1,0 +1,105 @@
+package commandbook
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
+)
+
+// TestEndedCommandsLastTheGraceAfterTheirLastCall: a stored result is
+// found while calls keep coming, and forgotten a grace after the last.
+func TestEndedCommandsLastTheGraceAfterTheirLastCall(t *testing.T) {
+	now := time.Unix(1000, 0)
+	b := New(t.TempDir(), time.Minute)
+	b.now = func() time.Time { return now }
+	id := "cmd." + b.instance + ".1"
+	c := &Command{ID: id, Pane: "%1", result: &gen.RunShellCommandOutput{Outcome: gen.RunShellCommandOutputOutcomeCompleted}, lastCall: now}
+	b.byID[c.ID], b.byPane[c.Pane] = c, c
+	for range 3 {
+		now = now.Add(50 * time.Second)
+		if _, ok := b.Find(id); !ok {
+			t.Fatalf("forgotten 50 s after its last call")
+		}
+	}
+	now = now.Add(61 * time.Second)
+	if _, ok := b.Find(id); ok {
+		t.Fatal("still kept 61 s after its last call, with a 60 s grace")
+	}
+	if b.byPane["%1"] != nil {
+		t.Error("the pane still names the forgotten command")
+	}
+}
+
+// TestUnknownIDsSayWhy: an id of another server run is told apart from
+// an expired one of this run.
+func TestUnknownIDsSayWhy(t *testing.T) {
+	b := New(t.TempDir(), time.Minute)
+	if other := New(t.TempDir(), time.Minute); other.instance == b.instance {
+		t.Fatalf("two books share the instance %s", b.instance)
+	}
+	if err := b.ErrUnknown("cmd." + b.instance + ".3"); strings.Contains(err.Error(), "earlier server run") {
+		t.Errorf("an id of this run: %v", err)
+	}
+	if err := b.ErrUnknown("cmd.0000000g.3"); !strings.Contains(err.Error(), "earlier server run") {
+		t.Errorf("an id of another run: %v", err)
+	}
+}
+
+// TestOutcomeOfMarkers reads the markers runners print.
+func TestOutcomeOfMarkers(t *testing.T) {
+	for _, c := range []struct {
+		kind   string
+		status int
+		detail string
+		want   gen.RunShellCommandOutputOutcome
+		signal string
+	}{
+		{"end", 0, "", gen.RunShellCommandOutputOutcomeCompleted, ""},
+		{"end", 7, "", gen.RunShellCommandOutputOutcomeCompleted, ""},
+		{"end", 143, "", gen.RunShellCommandOutputOutcomeInterrupted, "SIGTERM"},
+		{"end", 255, "", gen.RunShellCommandOutputOutcomeCompleted, ""},
+		{"abort", 130, "INT", gen.RunShellCommandOutputOutcomeInterrupted, "SIGINT"},
+		{"abort", 130, "", gen.RunShellCommandOutputOutcomeInterrupted, "SIGINT"},
+		{"abort", 258, "", gen.RunShellCommandOutputOutcomeInterrupted, "SIGINT"},
+		{"stop", 148, "123", gen.RunShellCommandOutputOutcomeSuspended, "SIGTSTP"},
+		{"stop", 0, "123", gen.RunShellCommandOutputOutcomeSuspended, ""},
+	} {
+		m := markerOf(c.kind, c.status, c.detail)
+		if got := OutcomeOf(m); got != c.want {
+			t.Errorf("%s;%d;%s: outcome %s, want %s", c.kind, c.status, c.detail, got, c.want)
+		}
+		if got := SignalOf(m); got != c.signal {
+			t.Errorf("%s;%d;%s: signal %q, want %q", c.kind, c.status, c.detail, got, c.signal)
+		}
+	}
+}
+
+func markerOf(kind string, status int, detail string) frame.Marker {
+	return frame.Marker{Nonce: "n", Kind: frame.Kind(kind), Status: status, Detail: detail}
+}
+
+// TestForcedOverCommandsAreForgotten: a command another was forced over
+// never ends in the book; it goes a grace after its last call, with its
+// hold on the stream.
+func TestForcedOverCommandsAreForgotten(t *testing.T) {
+	now := time.Unix(1000, 0)
+	b := New(t.TempDir(), time.Minute)
+	b.now = func() time.Time { return now }
+	released := 0
+	old := &Command{ID: "cmd." + b.instance + ".1", Pane: "%1", lastCall: now, Release: func() { released++ }}
+	newer := &Command{ID: "cmd." + b.instance + ".2", Pane: "%1", result: &gen.RunShellCommandOutput{}, lastCall: now.Add(time.Hour)}
+	b.byID[old.ID], b.byID[newer.ID], b.byPane["%1"] = old, newer, newer
+	now = now.Add(61 * time.Second)
+	if _, ok := b.Find(old.ID); ok {
+		t.Error("a forced-over command is kept past the grace")
+	}
+	if released != 1 {
+		t.Errorf("its hold on the stream was released %d times, want 1", released)
+	}
+	if _, ok := b.Find(newer.ID); !ok {
+		t.Error("the newer command was forgotten too")
+	}
+}

@@ -1,0 +1,137 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tmux-mcp/tmux-mcp/handlers"
+	"github.com/tmux-mcp/tmux-mcp/internal/prompts"
+	"github.com/tmux-mcp/tmux-mcp/internal/resources"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
+	"github.com/tmux-mcp/tmux-mcp/tools"
+)
+
+// Options are what [New] wires together.
+type Options struct {
+	Version string // reported in the initialize reply
+	Tmux    *tmuxctl.Client
+	Limits  handlers.Limits
+	// Live configures streams and exit holds; New sets ReadOnly from Tier.
+	Live live.Options
+	Tier tools.Class
+	// Tools is what the server offers before Tier filters it; the zero
+	// value is the default toolset.
+	Tools tools.Selection
+}
+
+// A Server is one tmux-mcp server: its MCP server (to run over any
+// transport, or connect to several) and what it owns in tmux.
+type Server struct {
+	MCP *mcp.Server
+
+	hub       *live.Hub
+	resources *resources.Resources // its subscriptions end before the hub closes
+	// endWaits ends the handlers' shutdown context: every wait (and every
+	// call with a time budget) ends at once as cancelled.
+	endWaits context.CancelFunc
+	// calls is the parent of every request's context as the handlers see
+	// it; cancelCalls ends them all.
+	calls       context.Context
+	cancelCalls context.CancelFunc
+	mu          sync.Mutex
+	closing     bool           // Close has begun: requests are refused
+	inFlight    sync.WaitGroup // the SDK's goroutine of each request, while our handler runs
+	closeOnce   sync.Once
+}
+
+// callsBound is how long Close waits for cancelled calls to return before
+// it closes the hub under them. A cancelled call returns at once (its tmux
+// child is killed); this only stops one that ignores its context from
+// holding the process.
+const callsBound = 5 * time.Second
+
+// New builds the server. The hub it starts holds nothing in tmux until a
+// tool watches a pane; Close puts back whatever it did set.
+func New(o Options) (*Server, error) {
+	liveOpts := o.Live
+	liveOpts.ReadOnly = o.Tier == tools.ReadOnly
+	hub, err := live.New(o.Tmux, liveOpts)
+	if err != nil {
+		return nil, err
+	}
+	shutdown, endWaits := context.WithCancel(context.Background())
+	calls, cancelCalls := context.WithCancel(context.Background())
+	h := handlers.New(shutdown, o.Tmux, hub, o.Limits)
+	res, pr := resources.New(o.Tmux, hub), prompts.New(o.Tmux)
+	s := &Server{MCP: tools.NewServer(o.Version, h, o.Tier, o.Tools, res.Configure, pr.Configure), hub: hub,
+		resources: res, endWaits: endWaits, calls: calls, cancelCalls: cancelCalls}
+	res.Register(s.MCP)
+	pr.Register(s.MCP)
+	s.MCP.AddReceivingMiddleware(s.cancellable)
+	return s, nil
+}
+
+var errClosing = errors.New("tmux-mcp is shutting down")
+
+// cancellable gives every request a context that [Server.CancelCalls]
+// ends too.
+func (s *Server) cancellable(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		s.mu.Lock()
+		if s.closing {
+			s.mu.Unlock()
+			return nil, errClosing
+		}
+		s.inFlight.Add(1)
+		s.mu.Unlock()
+		defer s.inFlight.Done()
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		stop := context.AfterFunc(s.calls, cancel)
+		defer stop()
+		return next(ctx, method, req)
+	}
+}
+
+// EndWaits ends every wait in flight: each answers cancelled with what it
+// saw. Waits that start later end as they start. Calls that do not wait
+// (a capture, send_keys) are left to finish.
+func (s *Server) EndWaits() { s.endWaits() }
+
+// CancelCalls cancels every call in flight, waits or not, and every later
+// one: a call whose tmux command is cut short answers with that error.
+func (s *Server) CancelCalls() {
+	s.endWaits()
+	s.cancelCalls()
+}
+
+// Close cancels the calls in flight, waits for them to return (at most
+// callsBound), and then closes the hub: every pipe closed, every
+// remain-on-exit held put back, the hook entry and the private directory
+// removed, every goroutine of the hub ended.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closing = true
+		s.mu.Unlock()
+		s.CancelCalls()
+		returned := make(chan struct{})
+		go func() {
+			s.inFlight.Wait()
+			close(returned)
+		}()
+		select {
+		case <-returned:
+		case <-time.After(callsBound):
+			// A call ignoring its context: its watcher above ends
+			// with it, and the process does not wait for either.
+		}
+		s.resources.Close()
+		s.hub.Close()
+	})
+}

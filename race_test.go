@@ -1,0 +1,7 @@
+//go:build race
+
+package main
+
+// raceBuild is true when this test binary is built with -race; the
+// tmux-mcp binary that process tests start is then built with -race too.
+const raceBuild = true
