@@ -115,7 +115,7 @@ var errorClasses = []struct{ contains, class string }{
 	{" not found (existing: ", "not_found"},
 	{"does not exist", "not_found"}, // a buffer
 	{"no tmux server is running", "no_server"},
-	{"validating", "invalid_arguments"},
+	{"invalid argument", "invalid_arguments"},
 	{"invalid", "invalid_arguments"},
 	{"refus", "refused"},
 }
