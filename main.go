@@ -226,14 +226,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "tmux-mcp %s: socket %s, tmux %s, client %s, safety %s\n", version, client.Describe(), tmuxVersion, client.Transport(), tools.TierName(tier))
 
-	// SIGHUP (the terminal or client went away) and SIGPIPE (a write to a
-	// closed stdout) end the server like SIGTERM and SIGINT, and like EOF:
-	// waits answer cancelled, other calls finish, and everything set in
-	// tmux is put back. (Without Notify, Go would die of SIGPIPE and leave
-	// it all behind.)
+	// SIGHUP (the terminal or client went away) ends the server like
+	// SIGTERM and SIGINT, and like EOF: waits answer cancelled, other calls
+	// finish, and everything set in tmux is put back. SIGPIPE is ignored:
+	// a write to a closed stdout then fails, and the transport ends the
+	// session as at EOF; a write to another closed socket (a tmux server
+	// that went away under the native client, a pane's tap) fails that
+	// write alone. (By default Go would die of a SIGPIPE on stdout and
+	// leave it all behind; taken as a stop, a tmux server killed under a
+	// command would stop this server too.)
+	signal.Ignore(syscall.SIGPIPE)
 	stop := make(chan struct{})
 	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGPIPE)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	served := make(chan struct{})
 	var watching sync.WaitGroup
 	watching.Go(func() {
@@ -294,7 +299,7 @@ type serveOptions struct {
 	In    io.Reader
 	Out   io.Writer
 	// Stop, when closed, ends the server as EOF on In does: SIGTERM,
-	// SIGINT, SIGHUP and SIGPIPE.
+	// SIGINT and SIGHUP.
 	Stop <-chan struct{}
 	// Setup, when set, adds to the server before it serves (the audit log).
 	Setup func(*server.Server) error
