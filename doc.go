@@ -8,8 +8,9 @@
 //
 // # Ending
 //
-// The server ends when its input does: EOF on stdin, or SIGTERM, SIGINT,
-// SIGHUP or SIGPIPE, all alike. Every wait in flight answers cancelled at
+// The server ends when its input does: EOF on stdin, or SIGTERM, SIGINT or
+// SIGHUP, all alike; and when its output does (a write to a closed stdout
+// fails: SIGPIPE is ignored). Every wait in flight answers cancelled at
 // once with what it saw; calls that do not wait get a second to answer
 // normally, then are cancelled; what has not answered a second later is
 // dropped. Then everything the server set in tmux is put back, and it

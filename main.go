@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/handlers"
+	"github.com/tmux-mcp/tmux-mcp/internal/cli"
+	"github.com/tmux-mcp/tmux-mcp/internal/httpserve"
 	"github.com/tmux-mcp/tmux-mcp/internal/server"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
@@ -33,6 +35,7 @@ func main() {
 type config struct {
 	socketName, socketPath string
 	tmuxBin                string
+	tmuxClient             string
 	safety                 string
 	toolsets, tools        string
 	waitCeilingMs          int
@@ -41,6 +44,14 @@ type config struct {
 	streamIdle, exitGrace  time.Duration
 	startGrace             time.Duration
 	showVersion            bool
+	// A subcommand (internal/cli) and its words; the rest of tmux-mcp's
+	// own additions to serving: HTTP and the audit log.
+	command         *cli.Command
+	args            []string
+	httpAddr        string
+	httpTokenFile   string
+	httpAllowRemote bool
+	auditFile       string
 }
 
 // envDefault returns the environment twin of a flag, or def.
@@ -52,9 +63,16 @@ func envDefault(name, def string) string {
 }
 
 // parseFlags reads flags over environment over defaults. Both -L and
-// --socket-name (and so on) are accepted.
+// --socket-name (and so on) are accepted. A first word naming a
+// subcommand (tmux-mcp call …) selects it; its flags join the server's,
+// and the words among them are its arguments.
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var c config
+	if len(args) > 0 {
+		if c.command = cli.Lookup(args[0]); c.command != nil {
+			args = args[1:]
+		}
+	}
 	fs := flag.NewFlagSet("tmux-mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var errs []error
@@ -92,6 +110,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	strFlag(&c.toolsets, []string{"toolsets"}, "TMUX_MCP_TOOLSETS", "default", "toolsets offered, comma-separated: "+strings.Join(tools.ToolsetNames(), ", "))
 	strFlag(&c.tools, []string{"tools"}, "TMUX_MCP_TOOLS", "", "single tools offered besides the toolsets, comma-separated")
 	strFlag(&c.tmuxBin, []string{"tmux"}, "TMUX_MCP_TMUX_BIN", "tmux", "tmux executable")
+	strFlag(&c.tmuxClient, []string{"tmux-client"}, "TMUX_MCP_TMUX_CLIENT", tmuxctl.TransportNative, "how commands reach tmux: native (its client protocol over the socket, no process; falls back to exec on a server it does not understand) or exec (run the tmux executable for each)")
 	intFlag(&c.waitCeilingMs, "wait-ceiling", "TMUX_MCP_WAIT_CEILING_MS", int(handlers.DefaultLimits.WaitCeiling/time.Millisecond), "longest wait any call may make, in ms; longer requests are clamped")
 	intFlag(&c.maxLines, "max-lines", "TMUX_MCP_MAX_LINES", handlers.DefaultLimits.MaxLines, "most lines of pane text in one result")
 	intFlag(&c.maxBytes, "max-bytes", "TMUX_MCP_MAX_BYTES", handlers.DefaultLimits.MaxBytes, "most bytes of text in one result")
@@ -100,18 +119,40 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	durFlag(&c.startGrace, "start-grace", "TMUX_MCP_START_GRACE", handlers.DefaultLimits.StartGrace, "a program create_session, create_window or split_window starts that exits within this is reported as not started")
 	durFlag(&c.exitGrace, "exit-grace", "TMUX_MCP_EXIT_GRACE", live.DefaultOptions.ExitGrace, "how long a pane's exit status is held after the last wait on it")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
+	strFlag(&c.httpAddr, []string{"http"}, "TMUX_MCP_HTTP", "", "serve MCP over streamable HTTP at http://ADDR/mcp instead of stdio (token from $TMUX_MCP_HTTP_TOKEN or --http-token-file)")
+	strFlag(&c.httpTokenFile, []string{"http-token-file"}, "TMUX_MCP_HTTP_TOKEN_FILE", "", "file holding the bearer token HTTP requests must carry")
+	fs.BoolVar(&c.httpAllowRemote, "http-allow-remote", false, "let --http listen on an address other than loopback")
+	strFlag(&c.auditFile, []string{"audit"}, "TMUX_MCP_AUDIT", "", "append one JSON line per tool call to this file (never argument values)")
+	if c.command != nil {
+		c.command.Flags(fs)
+	}
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: tmux-mcp [flags]\n\n"+
+		fmt.Fprintf(fs.Output(), "Usage: tmux-mcp [command] [flags]\n\n"+
 			"An MCP server on stdio that drives tmux. Every flag has an environment twin;\n"+
-			"a flag wins over its twin.\n\n")
+			"a flag wins over its twin. Commands, for people (they share the flags):\n%s\n", cli.Names())
 		fs.PrintDefaults()
 		fmt.Fprintf(fs.Output(), "\nToolsets (--safety still filters what they offer):\n%s", tools.ToolsetTable())
 	}
-	if err := fs.Parse(args); err != nil {
-		return c, err
-	}
-	if fs.NArg() > 0 {
-		errs = append(errs, fmt.Errorf("unexpected argument %q; tmux-mcp takes only flags", fs.Arg(0)))
+	for {
+		if err := fs.Parse(args); err != nil {
+			return c, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		if c.command == nil && len(c.args) == 0 {
+			// The first word after some flags (tmux-mcp -L x call …).
+			if c.command = cli.Lookup(fs.Arg(0)); c.command != nil {
+				c.command.Flags(fs)
+				args = fs.Args()[1:]
+				continue
+			}
+		}
+		if c.command == nil {
+			errs = append(errs, fmt.Errorf("unexpected argument %q; tmux-mcp takes flags, or a command (%s)", fs.Arg(0), cli.List()))
+			break
+		}
+		c.args, args = append(c.args, fs.Arg(0)), fs.Args()[1:]
 	}
 	// Every number is range-checked here, so no handler can overflow one
 	// after doing its work (a ceiling of 1e13 ms once wrapped negative).
@@ -139,8 +180,16 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if _, err := tools.ParseTier(c.safety); err != nil {
 		errs = append(errs, err)
 	}
+	if c.tmuxClient != tmuxctl.TransportNative && c.tmuxClient != tmuxctl.TransportExec {
+		errs = append(errs, fmt.Errorf("--tmux-client must be %s or %s, got %q", tmuxctl.TransportNative, tmuxctl.TransportExec, c.tmuxClient))
+	}
 	if _, err := tools.ParseSelection(c.toolsets, c.tools); err != nil {
 		errs = append(errs, err)
+	}
+	if c.httpAddr != "" {
+		if err := httpserve.CheckAddr(c.httpAddr, c.httpAllowRemote); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	return c, errors.Join(errs...)
 }
@@ -163,7 +212,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	tier, _ := tools.ParseTier(cfg.safety)
 	sel, _ := tools.ParseSelection(cfg.toolsets, cfg.tools)
-	client := tmuxctl.New(tmuxctl.Config{Binary: cfg.tmuxBin, SocketName: cfg.socketName, SocketPath: cfg.socketPath})
+	if cfg.command != nil {
+		return cfg.command.Run(cliEnv(cfg, tier, sel, stdin, stdout, stderr))
+	}
+	client := tmuxctl.New(tmuxctl.Config{Binary: cfg.tmuxBin, SocketName: cfg.socketName, SocketPath: cfg.socketPath, TmuxClient: cfg.tmuxClient})
 
 	ctx := context.Background()
 	tmuxVersion := "unknown"
@@ -175,16 +227,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "tmux-mcp: warning: tmux %s is older than 3.2a, the oldest supported\n", v)
 		}
 	}
-	fmt.Fprintf(stderr, "tmux-mcp %s: socket %s, tmux %s, safety %s\n", version, client.Describe(), tmuxVersion, tools.TierName(tier))
+	fmt.Fprintf(stderr, "tmux-mcp %s: socket %s, tmux %s, client %s, safety %s\n", version, client.Describe(), tmuxVersion, client.Transport(), tools.TierName(tier))
 
-	// SIGHUP (the terminal or client went away) and SIGPIPE (a write to a
-	// closed stdout) end the server like SIGTERM and SIGINT, and like EOF:
-	// waits answer cancelled, other calls finish, and everything set in
-	// tmux is put back. (Without Notify, Go would die of SIGPIPE and leave
-	// it all behind.)
+	// SIGHUP (the terminal or client went away) ends the server like
+	// SIGTERM and SIGINT, and like EOF: waits answer cancelled, other calls
+	// finish, and everything set in tmux is put back. SIGPIPE is ignored:
+	// a write to a closed stdout then fails, and the transport ends the
+	// session as at EOF; a write to another closed socket (a tmux server
+	// that went away under the native client, a pane's tap) fails that
+	// write alone. (By default Go would die of a SIGPIPE on stdout and
+	// leave it all behind; taken as a stop, a tmux server killed under a
+	// command would stop this server too.)
+	signal.Ignore(syscall.SIGPIPE)
 	stop := make(chan struct{})
 	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGPIPE)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	served := make(chan struct{})
 	var watching sync.WaitGroup
 	watching.Go(func() {
@@ -200,14 +257,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		watching.Wait()
 	}()
 
-	if f, ok := stdin.(*os.File); ok {
+	if f, ok := stdin.(*os.File); ok && cfg.httpAddr == "" {
 		in, restore := interruptibleInput(f)
 		defer restore()
 		stdin = in
 	}
 
-	err = serve(ctx, serveOptions{
-		Tmux: client,
+	serveOn := serve
+	if cfg.httpAddr != "" {
+		serveOn = httpServer(cfg, stderr)
+	}
+	err = serveOn(ctx, serveOptions{
+		Setup: setup(cfg),
+		Tmux:  client,
 		Limits: handlers.Limits{
 			WaitCeiling: time.Duration(cfg.waitCeilingMs) * time.Millisecond,
 			MaxLines:    cfg.maxLines,
@@ -240,8 +302,10 @@ type serveOptions struct {
 	In    io.Reader
 	Out   io.Writer
 	// Stop, when closed, ends the server as EOF on In does: SIGTERM,
-	// SIGINT, SIGHUP and SIGPIPE.
+	// SIGINT and SIGHUP.
 	Stop <-chan struct{}
+	// Setup, when set, adds to the server before it serves (the audit log).
+	Setup func(*server.Server) error
 }
 
 // How the server ends once its input has (EOF on In, or Stop). Waits end
@@ -269,6 +333,11 @@ func serve(ctx context.Context, o serveOptions) error {
 		return err
 	}
 	defer srv.Close()
+	if o.Setup != nil {
+		if err := o.Setup(srv); err != nil {
+			return err
+		}
+	}
 
 	transport := stdio.New(o.In, o.Out)
 	// Runs before srv.Close: the reader is joined where it can be

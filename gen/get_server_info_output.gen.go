@@ -7,6 +7,10 @@ import "fmt"
 import "reflect"
 
 type GetServerInfoOutput struct {
+	// How this server reaches tmux: native (tmux's client protocol, no process) or
+	// exec (a tmux child per command).
+	Client GetServerInfoOutputClient `json:"client"`
+
 	// Features corresponds to the JSON schema field "features".
 	Features []GetServerInfoOutputFeaturesElem `json:"features"`
 
@@ -30,6 +34,36 @@ type GetServerInfoOutput struct {
 
 	// Windows corresponds to the JSON schema field "windows".
 	Windows int `json:"windows"`
+}
+
+type GetServerInfoOutputClient string
+
+const GetServerInfoOutputClientExec GetServerInfoOutputClient = "exec"
+const GetServerInfoOutputClientNative GetServerInfoOutputClient = "native"
+
+var enumValues_GetServerInfoOutputClient = []interface{}{
+	"native",
+	"exec",
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (j *GetServerInfoOutputClient) UnmarshalJSON(value []byte) error {
+	var v string
+	if err := json.Unmarshal(value, &v); err != nil {
+		return err
+	}
+	var ok bool
+	for _, expected := range enumValues_GetServerInfoOutputClient {
+		if reflect.DeepEqual(v, expected) {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return fmt.Errorf("invalid value (expected one of %#v): %#v", enumValues_GetServerInfoOutputClient, v)
+	}
+	*j = GetServerInfoOutputClient(v)
+	return nil
 }
 
 type GetServerInfoOutputFeaturesElem string
@@ -77,6 +111,9 @@ func (j *GetServerInfoOutput) UnmarshalJSON(value []byte) error {
 	var raw map[string]interface{}
 	if err := json.Unmarshal(value, &raw); err != nil {
 		return err
+	}
+	if _, ok := raw["client"]; raw != nil && !ok {
+		return fmt.Errorf("field client in GetServerInfoOutput: required")
 	}
 	if _, ok := raw["features"]; raw != nil && !ok {
 		return fmt.Errorf("field features in GetServerInfoOutput: required")

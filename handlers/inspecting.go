@@ -40,6 +40,7 @@ func (h *Handlers) GetServerInfo(ctx context.Context, _ gen.GetServerInfoInput) 
 		Windows:     info.Windows,
 		Panes:       info.Panes,
 		Features:    features.Of(v),
+		Client:      clientOnWire(h.tmux.Transport()),
 	}
 	if own := h.self(ctx); own.ok {
 		id := string(own.pane.ID)

@@ -24,14 +24,18 @@ import (
 // pane's first byte.
 func (h *Handlers) CreateSession(ctx context.Context, in gen.CreateSessionInput) (gen.CreateSessionOutput, error) {
 	spawn := tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}
-	l, err := h.launch(ctx, spawn, "session", func(ctx context.Context, s tmuxctl.Spawn) (tmuxctl.Created, error) {
-		return h.tmux.NewSession(ctx, tmuxctl.NewSessionOptions{
+	l, err := h.launch(ctx, "", spawn, "session", func(ctx context.Context, s tmuxctl.Spawn) (tmuxctl.Created, error) {
+		c, err := h.tmux.NewSession(ctx, tmuxctl.NewSessionOptions{
 			Name:       deref(in.Name),
 			WindowName: deref(in.WindowName),
 			Width:      deref(in.Width),
 			Height:     deref(in.Height),
 			Spawn:      s,
 		})
+		if errors.Is(err, tmuxctl.ErrNameTaken) {
+			err = wording.NameTaken("name", "session", deref(in.Name))
+		}
+		return c, err
 	})
 	if err != nil {
 		return gen.CreateSessionOutput{}, err
@@ -50,7 +54,7 @@ func (h *Handlers) CreateSession(ctx context.Context, in gen.CreateSessionInput)
 // CreateWindow adds a window to a session, sized as asked.
 func (h *Handlers) CreateWindow(ctx context.Context, in gen.CreateWindowInput) (gen.CreateWindowOutput, error) {
 	spawn := tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}
-	l, err := h.launch(ctx, spawn, "window", func(ctx context.Context, s tmuxctl.Spawn) (tmuxctl.Created, error) {
+	l, err := h.launch(ctx, tmuxctl.SessionID(in.SessionID), spawn, "window", func(ctx context.Context, s tmuxctl.Spawn) (tmuxctl.Created, error) {
 		return h.tmux.NewWindow(ctx, tmuxctl.SessionID(in.SessionID), tmuxctl.NewWindowOptions{
 			Name:   deref(in.Name),
 			Select: in.Select,
@@ -82,7 +86,15 @@ func (h *Handlers) SplitWindow(ctx context.Context, in gen.SplitWindowInput) (ge
 		return gen.SplitWindowOutput{}, err
 	}
 	spawn := tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}
-	l, err := h.launch(ctx, spawn, "pane", func(ctx context.Context, s tmuxctl.Spawn) (tmuxctl.Created, error) {
+	var session tmuxctl.SessionID // whose environment the new pane gets
+	if len(in.Argv) > 0 {
+		p, err := h.tmux.Pane(ctx, tmuxctl.PaneID(in.PaneID))
+		if err != nil {
+			return gen.SplitWindowOutput{}, h.explain(ctx, err)
+		}
+		session = p.SessionID
+	}
+	l, err := h.launch(ctx, session, spawn, "pane", func(ctx context.Context, s tmuxctl.Spawn) (tmuxctl.Created, error) {
 		return h.tmux.Split(ctx, tmuxctl.PaneID(in.PaneID), tmuxctl.SplitOptions{
 			Direction: dir,
 			Percent:   deref(in.Percent),
@@ -141,10 +153,11 @@ type launched struct {
 // program started: one not found, not executable, or exiting at once is
 // an error with its exit status and what it printed, and what create made
 // is removed. kind ("session", "window" or "pane") is what create makes,
-// and what is removed then.
-func (h *Handlers) launch(ctx context.Context, spawn tmuxctl.Spawn, kind string, create func(context.Context, tmuxctl.Spawn) (tmuxctl.Created, error)) (launched, error) {
+// and what is removed then. in is the session whose environment the pane
+// gets ("" for a new session), where the program is looked for first.
+func (h *Handlers) launch(ctx context.Context, in tmuxctl.SessionID, spawn tmuxctl.Spawn, kind string, create func(context.Context, tmuxctl.Spawn) (tmuxctl.Created, error)) (launched, error) {
 	nonce := tmuxctl.Nonce(12)
-	created, start, err := h.tmux.CreateGated(ctx, spawn, nonce, create)
+	created, start, err := h.tmux.CreateGated(ctx, in, spawn, nonce, create)
 	if err != nil {
 		return launched{}, h.explain(ctx, err)
 	}

@@ -96,7 +96,7 @@ func keyItems(in gen.SendKeysInput) ([]tmuxctl.KeyItem, error) {
 			items[i] = tmuxctl.KeyItem{Text: *it.Text}
 		default:
 			if _, err := tmuxctl.ParseKey(*it.Key); err != nil {
-				return nil, wording.BadKeyItem(i, *it.Key, err)
+				return nil, wording.BadKeyItem(i)
 			}
 			items[i] = tmuxctl.KeyItem{Key: *it.Key}
 		}

@@ -152,3 +152,11 @@ func nullableStatus(status *int) any {
 	}
 	return *status
 }
+
+// clientOnWire names how tmuxctl reaches tmux (its Transport).
+func clientOnWire(transport string) gen.GetServerInfoOutputClient {
+	if transport == tmuxctl.TransportExec {
+		return gen.GetServerInfoOutputClientExec
+	}
+	return gen.GetServerInfoOutputClientNative
+}

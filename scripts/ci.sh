@@ -2,13 +2,18 @@
 # The test command. In order:
 #
 #   1. gofmt, go vet, and a check that go generate changes nothing;
-#   2. go vet and go build for macOS (amd64, arm64) and FreeBSD;
+#   2. go vet and go build for macOS (amd64, arm64) and FreeBSD, and a
+#      release build (scripts/release.sh) into a temp dir;
 #   3. every test, with the race detector, against the system tmux;
 #   4. the two fuzz targets, 10 s each;
 #   5. the testscript goldens and the stress test against every other tmux
 #      release of the version matrix, each built from the sources in
 #      ../shared/tmux-src (beside the checkout) and cached (no -race there:
-#      step 3 has it, and this step is about what differs between versions).
+#      step 3 has it, and this step is about what differs between versions);
+#      on every version also tmuxctl's native-client tests (its equivalence
+#      with the tmux binary among them), and on one version ($exec_version)
+#      the goldens once more with the tmux binary forced
+#      (TMUX_MCP_TMUX_CLIENT=exec).
 #
 # Step 1 and 2 stop at the first failure; a failing test or tmux version
 # does not stop the others. It prints how long each part took, one line per
@@ -36,6 +41,10 @@ cd "$(dirname "$0")/.."
 full_timeout=20m
 matrix_timeout=10m
 matrix_run='TestScripts|TestStress'
+# tmuxctl's tests of the native client against the binary, for every version.
+native_run='TestNative|TestExecTransport'
+# The version whose goldens also run with the tmux binary forced.
+exec_version=3.5a
 # CI runs the stress test for a minute (go test alone: 10 s; -short: not at all).
 export TMUX_MCP_STRESS_SECONDS=${TMUX_MCP_STRESS_SECONDS:-60}
 all_versions="3.2a 3.4 3.5a 3.6a 3.7c"
@@ -97,6 +106,15 @@ for target in darwin/amd64 darwin/arm64 freebsd/amd64; do
 done
 done_part
 
+part "scripts/release.sh: archives, MCPB bundle, server.json (built into a temp dir, never published)"
+scripts/release.sh 0.0.0-ci "$tmp/dist" >/dev/null
+(cd "$tmp/dist" && sha256sum -c --quiet SHA256SUMS)
+# The bundle's launcher finds this machine's build.
+mkdir "$tmp/mcpb" && (cd "$tmp/mcpb" && unzip -q "$tmp/dist/tmux-mcp_0.0.0-ci.mcpb")
+jq -e '.server.type == "binary" and .version == "0.0.0-ci"' "$tmp/mcpb/manifest.json" >/dev/null
+[ "$("$tmp/mcpb/server/tmux-mcp" --version)" = "tmux-mcp 0.0.0-ci" ]
+done_part
+
 go build -o "$tmp/testsum" ./scripts/testsum
 
 system_tmux=$(command -v tmux || true)
@@ -148,6 +166,16 @@ else
 		TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v" \
 			-count=1 -timeout "$matrix_timeout" -run "$matrix_run" .
 		done_part
+		part "tmux $v: go test -run '$native_run' ./tmuxctl"
+		TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v (native client against the binary)" \
+			-count=1 -timeout "$matrix_timeout" -run "$native_run" ./tmuxctl
+		done_part
+		if [ "$v" = "$exec_version" ]; then
+			part "tmux $v: go test -run TestScripts . with TMUX_MCP_TMUX_CLIENT=exec"
+			TMUX_MCP_TMUX_CLIENT=exec TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v (tmux binary forced)" \
+				-count=1 -timeout "$matrix_timeout" -run TestScripts .
+			done_part
+		fi
 	done
 fi
 

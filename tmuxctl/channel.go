@@ -12,8 +12,8 @@ import (
 var ErrChannelAborted = errors.New("the tmux server went away before the channel was signalled")
 
 // WaitFor blocks until channel is signalled (tmux wait-for) or ctx ends. The
-// wait runs in its own tmux child, which is killed when ctx ends, so a
-// timeout or cancellation leaves nothing behind.
+// wait is its own tmux client, ended when ctx ends, so a timeout or
+// cancellation leaves nothing behind.
 func (c *Client) WaitFor(ctx context.Context, channel string) error {
 	if err := c.wake(ctx, channel); err != nil {
 		return err
@@ -29,20 +29,21 @@ func (c *Client) WaitFor(ctx context.Context, channel string) error {
 // channel was signalled and when the server went away.
 func (c *Client) wake(ctx context.Context, channel string) error {
 	argv := []string{"wait-for", "--", channel}
-	cmd := c.cmd(ctx, escapeArgs(argv))
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
+	r, err := c.unbounded(ctx, argv)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return fmt.Errorf("wait-for %s: %w", channel, ctxErr)
 	}
 	if err != nil {
-		return classify(&CommandError{Argv: argv, Message: strings.TrimSpace(out.String())})
+		return err
+	}
+	out := string(r.stdout) + string(r.stderr)
+	if r.status != 0 {
+		return classify(&CommandError{Argv: argv, Message: strings.TrimSpace(out)})
 	}
 	// A signalled wait prints nothing; a client whose server died prints
 	// why (or nothing, on some versions), so check that the server is
 	// still there before calling this a signal.
-	if msg := strings.TrimSpace(out.String()); msg != "" {
+	if msg := strings.TrimSpace(out); msg != "" {
 		return fmt.Errorf("wait-for %s: %w (%s)", channel, ErrChannelAborted, msg)
 	}
 	return nil

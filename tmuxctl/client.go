@@ -1,7 +1,6 @@
 package tmuxctl
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -22,11 +21,17 @@ type Config struct {
 	Binary     string // tmux executable; "tmux" when empty
 	SocketName string // tmux -L
 	SocketPath string // tmux -S; wins over SocketName
+	// TmuxClient is how commands reach the server: TransportNative
+	// ("native", the default when empty) speaks tmux's client protocol
+	// over the socket with no process, falling back to the binary at the
+	// first surprise; TransportExec ("exec") always runs the binary.
+	TmuxClient string
 }
 
 // A Client runs tmux commands against one tmux server. It holds no
-// connection: each command is one short-lived tmux child. It is safe for
-// concurrent use.
+// connection: each command is one short-lived command client, spoken
+// natively over the server's socket or, as the fallback, a tmux child. It
+// is safe for concurrent use.
 type Client struct {
 	cfg Config
 	// killGrace is how long a cancelled tmux child gets after SIGTERM before
@@ -35,6 +40,8 @@ type Client struct {
 	// commandTimeout bounds every tmux command but wait-for: a tmux server
 	// that stopped answering (SIGSTOP, a wedged hook) must not hang a call.
 	commandTimeout time.Duration
+
+	tr *transport // native or exec, and the one fallback notice
 
 	versionOnce sync.Once // version is asked for once, when first needed
 	version     Version
@@ -46,7 +53,13 @@ func New(cfg Config) *Client {
 	if cfg.Binary == "" {
 		cfg.Binary = "tmux"
 	}
-	return &Client{cfg: cfg, killGrace: 500 * time.Millisecond, commandTimeout: CommandTimeout}
+	return &Client{cfg: cfg, killGrace: 500 * time.Millisecond, commandTimeout: CommandTimeout, tr: newTransport(cfg)}
+}
+
+func newTransport(cfg Config) *transport {
+	tr := &transport{stderr: os.Stderr}
+	tr.exec.Store(cfg.TmuxClient == TransportExec)
+	return tr
 }
 
 // CommandTimeout is how long any one tmux command may take before it is
@@ -58,7 +71,7 @@ const CommandTimeout = 10 * time.Second
 func (c *Client) WithSocketName(name string) *Client {
 	cfg := c.cfg
 	cfg.SocketName, cfg.SocketPath = name, ""
-	return &Client{cfg: cfg, killGrace: c.killGrace, commandTimeout: c.commandTimeout}
+	return &Client{cfg: cfg, killGrace: c.killGrace, commandTimeout: c.commandTimeout, tr: newTransport(cfg)}
 }
 
 // SocketPath is the path of the socket c uses, worked out the way tmux does
@@ -119,8 +132,8 @@ func (c *Client) globalArgs() []string {
 	return []string{"-u"}
 }
 
-// command runs one tmux command in its own tmux client process and returns
-// its standard output. It is unexported on purpose: callers ask for
+// command runs one tmux command as its own tmux client and returns its
+// standard output. It is unexported on purpose: callers ask for
 // operations, not argv.
 //
 // Every command is a short-lived client that is never attached to a
@@ -139,29 +152,16 @@ func (c *Client) commands(ctx context.Context, cmds ...[]string) (string, error)
 }
 
 // commandsWithInput is commands with stdin as the client's standard input
-// (for "-" file arguments such as load-buffer's); nil gives none.
+// (for "-" file arguments such as load-buffer's); nil gives none. Every
+// command tmuxctl sends comes through here or through [Client.unbounded].
 func (c *Client) commandsWithInput(ctx context.Context, stdin []byte, cmds ...[]string) (string, error) {
-	var full []string
-	for i, argv := range cmds {
-		for _, a := range argv {
-			if strings.IndexByte(a, 0) >= 0 {
-				return "", fmt.Errorf("%s: an argument contains a NUL byte, which tmux cannot take", argv[0])
-			}
-		}
-		if i > 0 {
-			full = append(full, ";")
-		}
-		full = append(full, escapeArgs(argv)...)
+	full, err := commandLine(cmds)
+	if err != nil {
+		return "", err
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, c.commandTimeout, errNoAnswer)
 	defer cancel()
-	cmd := c.cmd(ctx, full)
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	r, err := c.run(ctx, full, stdin)
 	if ctx.Err() != nil {
 		if context.Cause(ctx) == errNoAnswer {
 			return "", fmt.Errorf("%s: tmux did not answer within %v (is the tmux server stopped or overloaded?)", cmds[0][0], c.commandTimeout)
@@ -169,20 +169,53 @@ func (c *Client) commandsWithInput(ctx context.Context, stdin []byte, cmds ...[]
 		return "", fmt.Errorf("%s: %w", cmds[0][0], ctx.Err())
 	}
 	if err != nil {
-		var exit *exec.ExitError
-		if !errors.As(err, &exit) {
-			return "", fmt.Errorf("running %s %s: %w", c.cfg.Binary, cmds[0][0], err)
-		}
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = strings.TrimSpace(stdout.String())
-		}
-		if msg == "" {
-			msg = exit.String()
-		}
-		return "", classify(&CommandError{Argv: cmds[0], Message: msg})
+		return "", err
 	}
-	return stdout.String(), nil
+	if r.status != 0 {
+		return "", refusal(cmds[0], r)
+	}
+	return string(r.stdout), nil
+}
+
+// unbounded runs one command with no deadline but ctx's: for wait-for,
+// which waits as long as its caller does. Cancelling ctx ends the client
+// (closes its connection, or kills the tmux child).
+func (c *Client) unbounded(ctx context.Context, argv []string) (reply, error) {
+	full, err := commandLine([][]string{argv})
+	if err != nil {
+		return reply{}, err
+	}
+	return c.run(ctx, full, nil)
+}
+
+// commandLine joins cmds into one tmux command line, escaped.
+func commandLine(cmds [][]string) ([]string, error) {
+	var full []string
+	for i, argv := range cmds {
+		for _, a := range argv {
+			if strings.IndexByte(a, 0) >= 0 {
+				return nil, fmt.Errorf("%s: an argument contains a NUL byte, which tmux cannot take", argv[0])
+			}
+		}
+		if i > 0 {
+			full = append(full, ";")
+		}
+		full = append(full, escapeArgs(argv)...)
+	}
+	return full, nil
+}
+
+// refusal is the error for a client that exited non-zero: what it printed
+// on stderr (else stdout), classified.
+func refusal(argv []string, r reply) error {
+	msg := strings.TrimSpace(string(r.stderr))
+	if msg == "" {
+		msg = strings.TrimSpace(string(r.stdout))
+	}
+	if msg == "" {
+		msg = "exit status " + strconv.Itoa(r.status)
+	}
+	return classify(&CommandError{Argv: argv, Message: msg})
 }
 
 var errNoAnswer = errors.New("tmux did not answer")

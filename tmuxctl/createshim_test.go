@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
@@ -22,7 +23,7 @@ func TestCreateShimMarksExec(t *testing.T) {
 		{[]string{"/bin/echo", "there"}, true, "there\n"},
 		{[]string{"no-such-program-tmux-mcp"}, false, ""},
 	} {
-		args := append([]string{"-c", createShim, "true", "sock", "channel", "n0nce", "0"}, c.argv...)
+		args := append([]string{"-c", createShim, RunnerName, "true", "sock", "channel", "n0nce", "0"}, c.argv...)
 		out, _ := exec.Command("/bin/sh", args...).Output()
 		var s frame.Scanner
 		found := s.Scan(out)
@@ -46,7 +47,7 @@ func TestCreateShimDefaultCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	for unescape, want := range map[string]string{"1": "yes-ok\n", "0": "$TMUX_MCP_T-ok\n"} {
-		cmd := exec.Command("/bin/sh", "-c", createShim, fake, "sock", "channel", "n0nce", unescape)
+		cmd := exec.Command("/bin/sh", "-c", createShim, RunnerName, fake, "sock", "channel", "n0nce", unescape)
 		cmd.Env = append(os.Environ(), "SHELL=/bin/sh", "TMUX_MCP_T=yes")
 		out, err := cmd.Output()
 		if err != nil {
@@ -56,6 +57,22 @@ func TestCreateShimDefaultCommand(t *testing.T) {
 		found := s.Scan(out)
 		if len(found) != 1 || string(out[found[0].End:]) != want {
 			t.Errorf("unescape=%s: %q, want the marker then %q", unescape, out, want)
+		}
+	}
+}
+
+// What a gating shell itself prints names the runner, never tmux: $0 is
+// RunnerName, not the tmux binary. (true stands in for tmux's wait-for.)
+func TestGateMessagesNameTheRunner(t *testing.T) {
+	for name, script := range map[string]string{"execShim": execShim, "createShim": createShim} {
+		args := []string{"-c", script, RunnerName, "true", "sock", "channel"}
+		if name == "createShim" {
+			args = append(args, "n0nce", "0")
+		}
+		dir := t.TempDir() // a directory passes no check and cannot be exec'd
+		out, _ := exec.Command("/bin/sh", append(args, dir)...).CombinedOutput()
+		if !strings.Contains(string(out), RunnerName+":") || strings.Contains(string(out), "true:") {
+			t.Errorf("%s: %q, want the shell's message to name %s", name, out, RunnerName)
 		}
 	}
 }

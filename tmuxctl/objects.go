@@ -478,8 +478,21 @@ func (c *Client) NewSession(ctx context.Context, o NewSessionOptions) (Created, 
 	created, err := c.create(ctx, o.Spawn, argv)
 	if err == nil && !c.atLeast(ctx, 3, 3) {
 		// tmux 3.2a gives a detached session's window the default size
-		// whatever -x and -y say; resize-window makes it what was asked.
-		err = c.ResizeWindow(ctx, created.Window, o.Width, o.Height)
+		// whatever -x and -y say, and counts the status line in it;
+		// resize-window makes it what was asked, or default-size as later
+		// versions take it.
+		w, h := o.Width, o.Height
+		if w <= 0 || h <= 0 {
+			out, _ := c.command(ctx, "show-options", "-gv", "default-size")
+			dw, dh, _ := strings.Cut(strings.TrimSpace(out), "x")
+			if w <= 0 {
+				w, _ = strconv.Atoi(dw)
+			}
+			if h <= 0 {
+				h, _ = strconv.Atoi(dh)
+			}
+		}
+		err = c.ResizeWindow(ctx, created.Window, w, h)
 	}
 	return created, err
 }

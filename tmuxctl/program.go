@@ -83,13 +83,16 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 		gated.Argv = append([]string{"/bin/sh", "-c", sizeWait, "sh", rows + " " + cols}, s.Argv...)
 	}
 	if gate.Ack {
-		gated.Argv = append([]string{"/bin/sh", "-c", ackShim, bin, sock, channel, gate.AckChannel, gate.Nonce}, gated.Argv...)
+		gated.Argv = append([]string{"/bin/sh", "-c", ackShim, RunnerName, bin, sock, channel, gate.AckChannel, gate.Nonce}, gated.Argv...)
 	} else {
-		gated.Argv = append([]string{"/bin/sh", "-c", `"$0" -S "$1" wait-for "$2" || exit 126; shift 2; exec "$@"`, bin, sock, channel}, gated.Argv...)
+		gated.Argv = append([]string{"/bin/sh", "-c", execShim, RunnerName, bin, sock, channel}, gated.Argv...)
 	}
 
 	if where.Split != "" && (where.Width > 0 || where.Height > 0) {
 		return Created{}, nil, errors.New("starting a program: a split shares an existing window, so it takes no width or height")
+	}
+	if err := c.checkStartable(ctx, where, s); err != nil {
+		return Created{}, nil, err
 	}
 	var created Created
 	switch {
@@ -135,9 +138,18 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 // found or not executable is known by its exit with no marker). The
 // shell execs the program, which keeps the pane's pid. If start is never
 // called, the caller must remove what create made.
-func (c *Client) CreateGated(ctx context.Context, s Spawn, nonce string, create func(context.Context, Spawn) (Created, error)) (Created, func(context.Context) error, error) {
+//
+// A program that is not found, or cannot run, on the PATH the pane would
+// have (the environment of session in, "" for a new session's) is a
+// [*ProgramError] before anything is made.
+func (c *Client) CreateGated(ctx context.Context, in SessionID, s Spawn, nonce string, create func(context.Context, Spawn) (Created, error)) (Created, func(context.Context) error, error) {
 	if err := s.check(nothingCreated); err != nil {
 		return Created{}, nil, err
+	}
+	if len(s.Argv) > 0 {
+		if err := c.CheckProgram(ctx, in, s); err != nil {
+			return Created{}, nil, err
+		}
 	}
 	bin, err := exec.LookPath(c.cfg.Binary)
 	if err != nil {
@@ -151,7 +163,7 @@ func (c *Client) CreateGated(ctx context.Context, s Spawn, nonce string, create 
 	if c.atLeast(ctx, 3, 4) && !c.atLeast(ctx, 3, 5) {
 		unescape = "1"
 	}
-	gated.Argv = append([]string{"/bin/sh", "-c", createShim, bin, c.SocketPath(), channel, nonce, unescape}, s.Argv...)
+	gated.Argv = append([]string{"/bin/sh", "-c", createShim, RunnerName, bin, c.SocketPath(), channel, nonce, unescape}, s.Argv...)
 	created, err := create(ctx, gated)
 	if err != nil {
 		// tmux may have made the pane before the error (a cancelled call,
@@ -168,17 +180,17 @@ func (c *Client) CreateGated(ctx context.Context, s Spawn, nonce string, create 
 	return created, start, nil
 }
 
-// createShim is the gating shell of [Client.CreateGated]: $0 is tmux, $1
-// its socket, $2 the start channel, $3 the nonce, $4 1 when tmux escapes
-// "$" in what it prints (3.4), then the program's argv
+// createShim is the gating shell of [Client.CreateGated]: $0 is
+// [RunnerName], $1 tmux, $2 its socket, $3 the start channel, $4 the nonce,
+// $5 1 when tmux escapes "$" in what it prints (3.4), then the program's argv
 // (none: tmux's default, worked out as tmux's spawn.c does, except that
 // the login shell is asked for with -l rather than a "-" before its name,
 // which sh cannot set). tmux sets SHELL in the pane to default-shell. The
 // wait for the start runs in the background so that the pane's foreground
 // process stays sh: tmux's automatic window name is never "tmux".
-var createShim = `tmux=$0 sock=$1 nonce=$3 unescape=$4
-"$tmux" -S "$sock" wait-for "$2" & wait $! || exit 126
-shift 4
+var createShim = `tmux=$1 sock=$2 nonce=$4 unescape=$5
+"$tmux" -S "$sock" wait-for "$3" & wait $! || exit 126
+shift 5
 if [ $# -eq 0 ]; then
 	c=$("$tmux" -S "$sock" display-message -p -t "$TMUX_PANE" '#{default-command}' 2>/dev/null) || c=
 	if [ "$unescape" = 1 ]; then c=$(printf '%s\n' "$c" | sed 's/\\\(\$[A-Za-z_{]\)/\1/g'); fi
@@ -275,22 +287,27 @@ while [ "$i" -lt 200 ]; do
 done
 exec "$@"`
 
-// ackShim (the nonce goes in as the format's %s) runs "$@" after the start channel ($2) of the server on socket
-// $1, prints the exit marker with nonce $4, waits for the ack channel ($3) — ten seconds at most, so
+// execShim is the gating shell of [Client.StartGated] without an ack: $0
+// is [RunnerName], $1 tmux, $2 its socket, $3 the start channel, then the
+// program's argv, which it execs once started.
+const execShim = `"$1" -S "$2" wait-for "$3" || exit 126; shift 3; exec "$@"`
+
+// ackShim (the nonce goes in as the format's %s) runs "$@" after the start channel ($3) of tmux ($1) on socket
+// $2, prints the exit marker with nonce $5, waits for the ack channel ($4) — ten seconds at most, so
 // a lost ack (this server gone) cannot keep the pane — then ends as the program
 // did: a status of 128+n for a signal n that ends a process by default is
 // re-raised, so tmux sees the same death (a program that exits 128+n by
 // choice reads as that signal: sh cannot tell the two apart). The shell's own stderr goes to /dev/null while the
 // program, in a subshell that restores it, keeps the terminal: so a notice
 // such as dash's "Killed" is not taken for the program's output.
-var ackShim = `"$0" -S "$1" wait-for "$2" || exit 126
-sock=$1 ack=$3 nonce=$4
-shift 4
+var ackShim = `"$1" -S "$2" wait-for "$3" || exit 126
+tmux=$1 sock=$2 ack=$4 nonce=$5
+shift 5
 exec 3>&2 2>/dev/null
 ( exec 2>&3 3>&-; exec "$@" )
 s=$?
 printf '` + frame.Printf("%s", frame.Exit) + `' "$nonce" "$s"
-"$0" -S "$sock" wait-for "$ack" </dev/null >/dev/null 2>&1 &
+"$tmux" -S "$sock" wait-for "$ack" </dev/null >/dev/null 2>&1 &
 w=$!
 (sleep 10; kill "$w") </dev/null >/dev/null 2>&1 &
 wait "$w"

@@ -57,10 +57,20 @@ func (c *Client) Version(ctx context.Context) (Version, error) {
 	return ParseVersion(string(out))
 }
 
-// atLeast reports whether the tmux binary is version major.minor or later,
-// asking it once. An unknown version counts as recent.
+// atLeast reports whether tmux is version major.minor or later, asking
+// once. The gates are about what the server prints and accepts, so the
+// running server is asked first: the binary can be another version (an
+// upgrade while a server runs, two installs), and the native client talks
+// to any server. With no server yet, the binary answers (it will start
+// the server). An unknown version counts as recent.
 func (c *Client) atLeast(ctx context.Context, major, minor int) bool {
 	c.versionOnce.Do(func() {
+		if out, err := c.command(ctx, "display-message", "-p", "#{version}"); err == nil {
+			if v, err := ParseVersion("tmux " + strings.TrimSpace(out)); err == nil {
+				c.version = v
+				return
+			}
+		}
 		c.version, c.versionErr = c.Version(ctx)
 	})
 	return c.versionErr != nil || c.version.AtLeast(major, minor)

@@ -43,7 +43,7 @@ var Catalogue = []Tool{
 		Name:  "get_server_info",
 		Title: "Describe the tmux server",
 		Description: "Describe the tmux server: version, socket, pid, how many sessions, windows and panes, this " +
-			"server's own pane, and the features this tmux version has.",
+			"server's own pane, the features this tmux version has, and whether commands reach it natively or through a tmux child.",
 		Class:   ReadOnly,
 		World:   Closed,
 		Toolset: Inspect,

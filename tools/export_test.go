@@ -4,8 +4,9 @@ package tools
 // through internal/server: package tools cannot import it) use of this
 // package's unexported names and in-package test data.
 var (
-	ValidArgs     = validArgs
-	ShortenQuoted = shortenQuoted
+	ValidArgs      = validArgs
+	ShortenQuoted  = shortenQuoted
+	LeanValidation = leanValidation
 )
 
 const QuoteKeep = quoteKeep

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the README tool table")
+var update = flag.Bool("update", false, "rewrite the README tool table and TOOLS.md")
 
 const (
 	tableBegin    = "<!-- tools:begin (written by go test ./tools -update) -->"

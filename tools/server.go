@@ -8,11 +8,14 @@ import (
 // NewServer builds the MCP server with every tool sel offers and the tier
 // allows. It panics if the catalogue is inconsistent (a tool without
 // schema files, handler or toolset, a duplicate name), so tests that build
-// it catch that.
-func NewServer(version string, h *handlers.Handlers, tier Class, sel Selection) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "tmux-mcp", Title: "tmux", Version: version}, &mcp.ServerOptions{
-		Instructions: Instructions,
-	})
+// it catch that. Each of configure sets more options (the prompts' and
+// resources' handlers).
+func NewServer(version string, h *handlers.Handlers, tier Class, sel Selection, configure ...func(*mcp.ServerOptions)) *mcp.Server {
+	opts := &mcp.ServerOptions{Instructions: Instructions}
+	for _, c := range configure {
+		c(opts)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "tmux-mcp", Title: "tmux", Version: version}, opts)
 	Register(s, h, tier, sel)
 	return s
 }

@@ -32,6 +32,29 @@ func TestShortenQuoted(t *testing.T) {
 	}
 }
 
+func TestLeanValidation(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`validating "arguments": validating root: validating /properties/paneId: pattern: "x" does not match regular expression "^%\\d+$"`,
+			`invalid argument paneId: pattern: "x" does not match regular expression "^%\\d+$"`},
+		{`validating "arguments": validating root: required: missing properties: ["paneId"]`,
+			`invalid arguments: required: missing properties: ["paneId"]`},
+		// Values of text-bearing fields are never echoed, only measured.
+		{`validating "arguments": validating root: validating /properties/keys: validating /properties/keys/items: validating /properties/keys/items/properties/text: maxLength: "s3cret-token" contains 12 Unicode code points, more than 4`,
+			`invalid argument keys[].text: maxLength: (12 bytes, not shown) contains 12 Unicode code points, more than 4`},
+		{`validating "arguments": validating root: validating /properties/value: type: s3cret has type "string", want "integer"`,
+			`invalid argument value: type: (value not shown) has type "string", want "integer"`},
+		{`validating "arguments": validating root: validating /properties/env: validating /properties/env/additionalProperties: maxLength: "s3cret" is long`,
+			`invalid argument env.*: maxLength: (6 bytes, not shown) is long`},
+		// An environment variable's name is not a secret.
+		{`validating "arguments": validating root: validating /properties/env: validating /properties/env/propertyNames: pattern: "1X" does not match regular expression "^[A-Za-z_]$"`,
+			`invalid argument env (a name): pattern: "1X" does not match regular expression "^[A-Za-z_]$"`},
+	} {
+		if got := tools.LeanValidation(c.in); got != c.want {
+			t.Errorf("LeanValidation(%s)\n = %s\nwant %s", c.in, got, c.want)
+		}
+	}
+}
+
 // A refused long argument comes back shortened through a real server.
 func TestLongArgumentErrorIsShort(t *testing.T) {
 	sock := tmuxtest.Server(t)

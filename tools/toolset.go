@@ -102,6 +102,30 @@ func (sel Selection) Offers(t Tool) bool {
 }
 
 // flagValue is the --toolsets value that adds set to the selection.
+// WithTool is sel with the tool name added, as --tools adds it.
+func (sel Selection) WithTool(name string) Selection {
+	sel.tools = appendNew(slices.Clone(sel.tools), name)
+	return sel
+}
+
+// String is sel as flags would give it: "--toolsets default",
+// "--toolsets default,arrange --tools get_pane_info".
+func (sel Selection) String() string {
+	sets := sel.sets
+	if len(sets) == 0 {
+		sets = []Toolset{Default}
+	}
+	var names []string
+	for _, s := range sets {
+		names = append(names, s.String())
+	}
+	out := "--toolsets " + strings.Join(names, ",")
+	if len(sel.tools) > 0 {
+		out += " --tools " + strings.Join(sel.tools, ",")
+	}
+	return out
+}
+
 func (sel Selection) flagValue(set Toolset) string {
 	sets := sel.sets
 	if len(sets) == 0 {

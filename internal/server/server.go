@@ -9,6 +9,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tmux-mcp/tmux-mcp/handlers"
+	"github.com/tmux-mcp/tmux-mcp/internal/prompts"
+	"github.com/tmux-mcp/tmux-mcp/internal/resources"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tools"
@@ -32,7 +34,8 @@ type Options struct {
 type Server struct {
 	MCP *mcp.Server
 
-	hub *live.Hub
+	hub       *live.Hub
+	resources *resources.Resources // its subscriptions end before the hub closes
 	// endWaits ends the handlers' shutdown context: every wait (and every
 	// call with a time budget) ends at once as cancelled.
 	endWaits context.CancelFunc
@@ -64,8 +67,11 @@ func New(o Options) (*Server, error) {
 	shutdown, endWaits := context.WithCancel(context.Background())
 	calls, cancelCalls := context.WithCancel(context.Background())
 	h := handlers.New(shutdown, o.Tmux, hub, o.Limits)
-	s := &Server{MCP: tools.NewServer(o.Version, h, o.Tier, o.Tools), hub: hub,
-		endWaits: endWaits, calls: calls, cancelCalls: cancelCalls}
+	res, pr := resources.New(o.Tmux, hub), prompts.New(o.Tmux)
+	s := &Server{MCP: tools.NewServer(o.Version, h, o.Tier, o.Tools, res.Configure, pr.Configure), hub: hub,
+		resources: res, endWaits: endWaits, calls: calls, cancelCalls: cancelCalls}
+	res.Register(s.MCP)
+	pr.Register(s.MCP)
 	s.MCP.AddReceivingMiddleware(s.cancellable)
 	return s, nil
 }
@@ -125,6 +131,7 @@ func (s *Server) Close() {
 			// A call ignoring its context: its watcher above ends
 			// with it, and the process does not wait for either.
 		}
+		s.resources.Close()
 		s.hub.Close()
 	})
 }

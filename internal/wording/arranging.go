@@ -2,6 +2,7 @@ package wording
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
@@ -211,7 +212,10 @@ func PatternsTooBig(n, most int) error {
 
 // BadPattern refuses a pattern that is not RE2.
 func BadPattern(i int, pattern string, err error) error {
-	return errorf("patterns[%d] %q is not a valid RE2 regular expression: %s", i, Shorten(pattern, 200), Shorten(err.Error(), 120))
+	// The pattern is compiled with a (?m) of this server's in front: the
+	// agent wrote it without.
+	why := strings.Replace(err.Error(), "`(?m)", "`", 1)
+	return errorf("patterns[%d] %q is not a valid RE2 regular expression: %s", i, Shorten(pattern, 200), Shorten(why, 120))
 }
 
 // CursorBeyondAny refuses a cursor whose offset no stream can reach.

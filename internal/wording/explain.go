@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -44,9 +47,12 @@ func Shorten(s string, n int) string {
 func Explain(ctx context.Context, client *tmuxctl.Client, err error) error {
 	var nf *tmuxctl.NotFoundError
 	var ce *tmuxctl.CommandError
+	var pe *tmuxctl.ProgramError
 	switch {
 	case errors.As(err, &nf):
 		return NotFound(ctx, client, nf.Kind, nf.ID)
+	case errors.As(err, &pe):
+		return CannotRun(pe)
 	case errors.Is(err, tmuxctl.ErrServerGone):
 		return NoServer(client, false)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
@@ -60,7 +66,7 @@ func Explain(ctx context.Context, client *tmuxctl.Client, err error) error {
 	case err == nil:
 		return nil
 	}
-	return errorf("%s", err.Error())
+	return errorf("%s", Reason(err))
 }
 
 // ExplainField is Explain, with the input field that named a missing
@@ -73,30 +79,60 @@ func ExplainField(ctx context.Context, client *tmuxctl.Client, field string, err
 	return Explain(ctx, client, err)
 }
 
-// Refused words a refusal tmux gave that no other wording covers: the
-// tmux command and tmux's message, never its arguments.
+// Refused words a refusal tmux gave that no other wording covers: tmux's
+// message, never the command or its arguments (the agent called a tool,
+// not a tmux command).
 func Refused(ce *tmuxctl.CommandError) error {
-	name := "a command"
-	if len(ce.Argv) > 0 {
-		name = ce.Argv[0]
+	return errorf("tmux refused: %s", Shorten(firstLine(ce.Message), 300))
+}
+
+// CannotRun says a program cannot be started, and that nothing was made
+// for it.
+func CannotRun(pe *tmuxctl.ProgramError) error {
+	next := "give an executable file"
+	switch pe.Why {
+	case tmuxctl.NotOnPath:
+		next = "check the name, or give its full path"
+	case tmuxctl.NoSuchFile:
+		next = "check the path"
 	}
-	return errorf("tmux refused %s: %s", name, Shorten(firstLine(ce.Message), 300))
+	return errorf("%s (nothing was created); %s", (&tmuxctl.ProgramError{Program: plainOrQuoted(Shorten(pe.Program, 80)), Why: pe.Why}).Error(), next)
+}
+
+// plainOrQuoted is s as it is when it reads unambiguously in a sentence,
+// else quoted.
+func plainOrQuoted(s string) string {
+	if s == "" || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == '"' || r == 0x7f || !strconv.IsPrint(r) }) {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 // Reason is why err happened, in tmux's words and without argv, for a
 // sentence that goes on (a note, a wrapped error).
 func Reason(err error) string {
 	var ce *tmuxctl.CommandError
-	if errors.As(err, &ce) {
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &ce):
 		return Shorten(firstLine(ce.Message), 300)
+	case errors.As(err, &pe):
+		// The path is one of this server's private files (a command
+		// file, a pane's FIFO): what went wrong matters, not where.
+		return Shorten("this server could not "+pe.Op+" one of its private files: "+pe.Err.Error(), 300)
 	}
 	return Shorten(err.Error(), 300)
 }
 
+// firstLine is the first line of tmux's message, without the "file:line: "
+// that tmux puts before an error of a command it read from a file (this
+// server's private command files).
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return line
+	return sourcedAt.ReplaceAllString(line, "")
 }
+
+var sourcedAt = regexp.MustCompile(`^/[^:]*:[0-9]+: `)
 
 // NotFound says that a session, window or pane was not found, and which
 // exist.

@@ -68,7 +68,7 @@ func NotStarted(program, kind string, status *int, signal *string, said string) 
 	case status != nil:
 		how = "it exited at once with status " + strconv.Itoa(*status)
 	}
-	msg := fmt.Sprintf("argv[0] %s did not start (%s); the %s made for it was removed", strconv.Quote(Shorten(program, 80)), how, kind)
+	msg := fmt.Sprintf("program %s did not start (%s); the %s made for it was removed", plainOrQuoted(Shorten(program, 80)), how, kind)
 	if said != "" {
 		msg += ". It printed: "
 		// The end of what it printed says why: keep that.
@@ -98,9 +98,10 @@ func KeyItemShape(i int) error {
 	return errorf(`keys[%d] must have exactly one of "text" and "key"`, i)
 }
 
-// BadKeyItem words item i's key tmuxctl could not read.
-func BadKeyItem(i int, key string, err error) error {
-	return errorf("keys[%d].key: %s; to type it as text, use {\"text\": %s}; valid forms: %s", i, Reason(err), strconv.Quote(Shorten(key, 40)), tmuxctl.KeyForms)
+// BadKeyItem refuses item i's key, which tmux would not read as a key. It
+// never repeats the key: text put there by mistake may be a secret.
+func BadKeyItem(i int) error {
+	return errorf(`keys[%d].key is not a tmux key name: use a name such as Enter, Escape, Tab, BSpace, Up, PageUp, F1 or KPEnter, or one character, each optionally after C-, M- or S- (C-c, M-x, C-M-Left); or ^X; or a hex code such as 0x1b. To type text, use {"text": …} instead`, i)
 }
 
 // RowsReversed refuses a capture whose start is after its end once both

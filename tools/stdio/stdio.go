@@ -261,6 +261,12 @@ func (g *Transport) Write(p []byte) (int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	n, err := g.out.Write(p)
+	if err != nil {
+		// Nobody reads the output any more (EPIPE): no request can be
+		// answered, so input ends as at EOF and the session ends once the
+		// calls in flight have returned.
+		g.endInputLocked()
+	}
 	for _, id := range answered {
 		delete(g.pending, id)
 	}
