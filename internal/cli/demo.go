@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,10 +9,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tmux-mcp/tmux-mcp/internal/proc"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
@@ -166,25 +165,12 @@ func (p *privateTmux) remove() {
 	}
 	exec.Command(p.binary, "-S", p.socket, "kill-server").Run()
 	for deadline := time.Now().Add(serverExitBound); pid > 0 && time.Now().Before(deadline); {
-		if syscall.Kill(pid, 0) == syscall.ESRCH || zombie(pid) {
+		if !proc.Alive(pid) {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	os.RemoveAll(p.dir)
-}
-
-// zombie reports whether process pid has exited and waits to be reaped
-// (where /proc says so): a server whose parent does not reap it stays a
-// zombie, which holds nothing.
-func zombie(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	// pid (comm) state …: comm may hold spaces and parentheses.
-	i := bytes.LastIndexByte(stat, ')')
-	return i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z'
 }
 
 // serverExitBound is how long remove waits for the killed server to exit.

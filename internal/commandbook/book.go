@@ -1,15 +1,13 @@
 package commandbook
 
 import (
-	"errors"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/internal/proc"
 	"github.com/tmux-mcp/tmux-mcp/internal/shellframe"
 	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
@@ -276,19 +274,4 @@ func ReadSpan(s *live.Stream, span Span) (textStart int64, text []byte, missed i
 // here. An unknown group (0) counts as existing: the pane stays reserved
 // until force. A killed job's leader lingers as a zombie until its shell
 // reaps it; where /proc says so (Linux), that counts as gone.
-func jobExists(pgid int) bool {
-	if pgid <= 0 {
-		return true
-	}
-	err := syscall.Kill(-pgid, 0)
-	if err != nil && !errors.Is(err, syscall.EPERM) {
-		return false
-	}
-	if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pgid) + "/stat"); err == nil {
-		// pid (comm) state ...: comm may hold spaces and parentheses.
-		if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
-			return false
-		}
-	}
-	return true
-}
+func jobExists(pgid int) bool { return proc.GroupAlive(pgid) }

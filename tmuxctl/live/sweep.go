@@ -2,7 +2,6 @@ package live
 
 import (
 	"context"
-	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/internal/proc"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
@@ -163,13 +163,7 @@ func markAlive(mark string) bool {
 // processAlive reports whether a process with this id exists. (A process
 // id reused by an unrelated program reads as alive: its marks then stay
 // until that program ends, which errs on the side of touching nothing.)
-func processAlive(pid int) bool {
-	if pid == os.Getpid() {
-		return true
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
+func processAlive(pid int) bool { return proc.Alive(pid) }
 
 // ownedByMe reports whether a file belongs to this user.
 func ownedByMe(fi os.FileInfo) bool {
