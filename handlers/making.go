@@ -175,6 +175,7 @@ func (h *Handlers) launch(ctx context.Context, in tmuxctl.SessionID, spawn tmuxc
 	}
 	abandon := func(err error) (launched, error) {
 		remove()
+		giveUp(start)
 		return launched{}, h.explain(ctx, err)
 	}
 	out := launched{created: created}
@@ -218,6 +219,14 @@ func (h *Handlers) launch(ctx context.Context, in tmuxctl.SessionID, spawn tmuxc
 	release()
 	remove()
 	return launched{}, wording.NotStarted(spawn.Argv[0], kind, e.Status, e.Signal, said)
+}
+
+// giveUp abandons a gate whose start was not, or not fully, done: start
+// with an ended context gives its FIFO up.
+func giveUp(start func(context.Context) error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start(ctx)
 }
 
 // exitedAtOnce waits for the program in pane to be exec'd (the marker

@@ -296,10 +296,10 @@ type started struct {
 	release func()       // ends this call's hold on the pane
 }
 
-// startProgram makes the program's pane, subscribes to its output and
-// holds its exit, and only then lets the program run, so its first byte
-// is in the stream and its status is never lost.
-func (h *Handlers) startProgram(ctx context.Context, where tmuxctl.Placement, spawn tmuxctl.Spawn, keep bool, gate tmuxctl.Gate) (started, error) {
+// startProgram makes the program's pane, subscribes to its output and,
+// with hold, holds its exit, and only then lets the program run, so its
+// first byte is in the stream and (held) its status is never lost.
+func (h *Handlers) startProgram(ctx context.Context, where tmuxctl.Placement, spawn tmuxctl.Spawn, keep bool, gate tmuxctl.Gate, hold bool) (started, error) {
 	created, start, err := h.tmux.StartGated(ctx, where, spawn, gate)
 	if err != nil {
 		return started{}, h.explain(ctx, err)
@@ -308,15 +308,18 @@ func (h *Handlers) startProgram(ctx context.Context, where tmuxctl.Placement, sp
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		h.tmux.KillPane(cctx, created.Pane)
+		gate.Abandon()
 		return started{}, h.explain(ctx, err)
 	}
 	s, err := h.hub.WatchPiped(ctx, created.Pane, gate)
 	if err != nil {
 		return abandon(err)
 	}
-	release, err := h.exits.Hold(ctx, created.Pane, true, keep)
-	if err != nil {
-		return abandon(err)
+	release := func() {}
+	if hold {
+		if release, err = h.exits.HoldStarted(ctx, created.Pane, created.PID, keep); err != nil {
+			return abandon(err)
+		}
 	}
 	if err := start(ctx); err != nil {
 		release()
@@ -340,8 +343,12 @@ func (h *Handlers) StartProgram(ctx context.Context, in gen.StartProgramInput) (
 		return gen.StartProgramOutput{}, wording.SplitPlacement(true)
 	}
 	// start_program reports the program's own pid, so its shell execs it.
+	gate, err := tmuxctl.NewGate(false, "")
+	if err != nil {
+		return gen.StartProgramOutput{}, err
+	}
 	st, err := h.startProgram(ctx, placement(in.SessionName, in.SplitPaneID, in.WindowName, in.Width, in.Height),
-		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, in.KeepPane, tmuxctl.Gate{})
+		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, in.KeepPane, gate, true)
 	if err != nil {
 		return gen.StartProgramOutput{}, err
 	}
@@ -376,17 +383,24 @@ func (h *Handlers) StartProgram(ctx context.Context, in gen.StartProgramInput) (
 
 // RunProgram runs argv (no shell) in a new pane, waits for it to exit, and
 // returns its status and exactly what it printed.
+//
+// The program's shell prints an exit marker, with the status, after
+// everything the program printed, and waits: so the marker read from the
+// stream is the whole answer, and the pane is then killed. Only a pane
+// that is kept (keepPane), that dies without a marker, or that a call
+// leaves running is held for its exit the ordinary way.
 func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.RunProgramOutput, error) {
-	// run_program reports no pid but promises all of the output: its shell
-	// stays until the output is read to the end.
 	nonce := tmuxctl.Nonce(12)
-	st, err := h.startProgram(ctx, placement(in.SessionName, nil, nil, in.Width, in.Height),
-		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, in.KeepPane,
-		tmuxctl.Gate{Ack: true, AckChannel: "tmux-mcp-ack-" + nonce, Nonce: nonce})
+	gate, err := tmuxctl.NewGate(true, nonce)
 	if err != nil {
 		return gen.RunProgramOutput{}, err
 	}
-	defer st.release()
+	st, err := h.startProgram(ctx, placement(in.SessionName, nil, nil, in.Width, in.Height),
+		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, in.KeepPane, gate, in.KeepPane)
+	if err != nil {
+		return gen.RunProgramOutput{}, err
+	}
+	defer func() { st.release() }()
 	w := h.beginWait(ctx, float64(in.TimeoutMs), "running "+in.Argv[0]) // the schema's default applies when omitted
 	defer w.Done()
 	out := gen.RunProgramOutput{
@@ -395,8 +409,36 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 		ExitStatus:         nil,
 		Signal:             nil,
 	}
-	e, err := h.exits.Wait(w.Ctx, st.created.Pane)
-	switch w.End(err) {
+	marked := false
+	var e live.Exit
+	if !in.KeepPane {
+		e, marked = h.awaitExitMarker(w, st.stream, nonce)
+	}
+	var ending waiting.Ending
+	switch {
+	case marked:
+		ending = w.End(nil)
+	case !in.KeepPane && w.Ctx.Err() != nil:
+		ending = w.End(w.Ctx.Err())
+	default:
+		// Kept, or ended without its marker (killed, or the stream failed):
+		// the exit tracker reads how it ended from tmux.
+		if !in.KeepPane {
+			if st.release, err = h.exits.HoldStarted(ctx, st.created.Pane, st.created.PID, false); err != nil {
+				st.release = func() {}
+				var nf *tmuxctl.NotFoundError
+				if !errors.As(err, &nf) {
+					return gen.RunProgramOutput{}, wording.MayStillRun(h.explain(ctx, err), in.Argv[0], st.created.Pane)
+				}
+				err = live.ErrPaneGone
+			}
+		}
+		if err == nil {
+			e, err = h.exits.Wait(w.Ctx, st.created.Pane)
+		}
+		ending = w.End(err)
+	}
+	switch ending {
 	case waiting.Happened:
 		out.Outcome = gen.RunProgramOutputOutcomeCompleted
 		out.ExitStatus = e.Status
@@ -410,12 +452,27 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 	default:
 		return gen.RunProgramOutput{}, wording.MayStillRun(h.explain(ctx, err), in.Argv[0], st.created.Pane)
 	}
+	if (ending == waiting.Cancelled || ending == waiting.TimedOut) && !in.KeepPane && !marked {
+		// The program runs on: from now on the exit tracker holds its
+		// pane, so that a later wait still gets its status.
+		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		if release, err := h.exits.HoldStarted(hctx, st.created.Pane, st.created.PID, false); err == nil {
+			release() // a started program stays held until it exits
+		}
+		cancel()
+	}
 	if out.Outcome == gen.RunProgramOutputOutcomeCompleted && !in.KeepPane {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		out.PaneClosed = h.tmux.KillPane(cctx, st.created.Pane) == nil
+		err := h.tmux.KillPane(cctx, st.created.Pane)
+		var nf *tmuxctl.NotFoundError
+		out.PaneClosed = err == nil || marked && errors.As(err, &nf) // a marked shell may have ended already
+		if marked {
+			gate.Abandon()
+			h.exits.Remember(st.created.Pane, e, st.created.ServerPID, st.created.PID)
+		}
 	}
-	if out.Outcome == gen.RunProgramOutputOutcomeCompleted {
+	if out.Outcome == gen.RunProgramOutputOutcomeCompleted && !marked {
 		waiting.SyncDeath(ctx, h.hub, st.stream)
 	}
 	if chunk, err := st.stream.Read(0); err == nil {
@@ -430,4 +487,24 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 	r := h.cutRequest(clip.Last, in.MaxLines)
 	out.EffectiveMaxLines, out.MaxLinesClamped = r.MaxLines, r.Clamped
 	return out, nil
+}
+
+// awaitExitMarker waits for the exit marker of a program started behind an
+// acking gate with nonce. It reports false when the wait ended, or the
+// stream died or failed, without one.
+func (h *Handlers) awaitExitMarker(w *waiting.Wait, s *live.Stream, nonce string) (live.Exit, bool) {
+	watch := w.Watch(h.hub, s.Pane())
+	for {
+		changed := s.Changed()
+		if mk, ok := s.FindMarker(nonce, frame.Exit); ok {
+			status, signal := tmuxctl.GatedExit(mk.Status)
+			return live.Exit{Status: status, Signal: signal}, true
+		}
+		if dead, failure := s.State(); dead || failure != "" {
+			return live.Exit{}, false
+		}
+		if !watch.Next(changed, waiting.Forever) {
+			return live.Exit{}, false
+		}
+	}
 }

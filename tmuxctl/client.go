@@ -26,6 +26,9 @@ type Config struct {
 	// over the socket with no process, falling back to the binary at the
 	// first surprise; TransportExec ("exec") always runs the binary.
 	TmuxClient string
+	// Observe, when set, is called with every tmux command this client
+	// sends, once per command of a command list (tests count them).
+	Observe func(argv []string)
 }
 
 // A Client runs tmux commands against one tmux server. It holds no
@@ -155,6 +158,7 @@ func (c *Client) commands(ctx context.Context, cmds ...[]string) (string, error)
 // (for "-" file arguments such as load-buffer's); nil gives none. Every
 // command tmuxctl sends comes through here or through [Client.unbounded].
 func (c *Client) commandsWithInput(ctx context.Context, stdin []byte, cmds ...[]string) (string, error) {
+	c.observe(cmds...)
 	full, err := commandLine(cmds)
 	if err != nil {
 		return "", err
@@ -181,11 +185,20 @@ func (c *Client) commandsWithInput(ctx context.Context, stdin []byte, cmds ...[]
 // which waits as long as its caller does. Cancelling ctx ends the client
 // (closes its connection, or kills the tmux child).
 func (c *Client) unbounded(ctx context.Context, argv []string) (reply, error) {
+	c.observe(argv)
 	full, err := commandLine([][]string{argv})
 	if err != nil {
 		return reply{}, err
 	}
 	return c.run(ctx, full, nil)
+}
+
+func (c *Client) observe(cmds ...[]string) {
+	for _, argv := range cmds {
+		if c.cfg.Observe != nil {
+			c.cfg.Observe(argv)
+		}
+	}
 }
 
 // commandLine joins cmds into one tmux command line, escaped.

@@ -1,6 +1,7 @@
 package tmuxctl
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,8 +13,9 @@ import (
 
 // The gating shell of CreateGated prints an exec marker that the frame
 // scanner reads, then execs the program; a program it cannot find gets
-// no marker. (Its wait for the start channel is stood in for by true.)
+// no marker. (Its gate is stood in for by a file that holds the start.)
 func TestCreateShimMarksExec(t *testing.T) {
+	gate := gateFile(t, "1\n")
 	for _, c := range []struct {
 		argv   []string
 		marked bool
@@ -23,7 +25,7 @@ func TestCreateShimMarksExec(t *testing.T) {
 		{[]string{"/bin/echo", "there"}, true, "there\n"},
 		{[]string{"no-such-program-tmux-mcp"}, false, ""},
 	} {
-		args := append([]string{"-c", createShim, RunnerName, "true", "sock", "channel", "n0nce", "0"}, c.argv...)
+		args := append([]string{"-c", createShim, RunnerName, gate, "n0nce"}, c.argv...)
 		out, _ := exec.Command("/bin/sh", args...).Output()
 		var s frame.Scanner
 		found := s.Scan(out)
@@ -37,41 +39,70 @@ func TestCreateShimMarksExec(t *testing.T) {
 	}
 }
 
-// Without argv the shim runs tmux's default-command through $SHELL; on
-// tmux 3.4, which prints "$HOME" as "\$HOME", it undoes the escape.
-func TestCreateShimDefaultCommand(t *testing.T) {
-	dir := t.TempDir()
-	fake := filepath.Join(dir, "tmux")
-	script := "#!/bin/sh\ncase $3 in display-message) printf '%s\\n' 'echo \\$TMUX_MCP_T-ok';; esac\n"
-	if err := os.WriteFile(fake, []byte(script), 0o700); err != nil {
+// gateFile is a regular file that stands in for a gate's FIFO: the shell
+// reads it the same way.
+func gateFile(t *testing.T, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "go")
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for unescape, want := range map[string]string{"1": "yes-ok\n", "0": "$TMUX_MCP_T-ok\n"} {
-		cmd := exec.Command("/bin/sh", "-c", createShim, RunnerName, fake, "sock", "channel", "n0nce", unescape)
+	return path
+}
+
+// Without argv the shim runs tmux's default-command, which comes through
+// the gate after the start, through $SHELL, byte for byte (several lines
+// included); with none, $SHELL as a login shell.
+func TestCreateShimDefaultCommand(t *testing.T) {
+	for payload, want := range map[string]string{
+		"echo \"$TMUX_MCP_T-ok\" 'it''s' '#(x)'": "yes-ok its #(x)\n",
+		"echo one\necho two":                     "one\ntwo\n",
+	} {
+		cmd := exec.Command("/bin/sh", "-c", createShim, RunnerName, gateFile(t, "1\n"+payload), "n0nce")
 		cmd.Env = append(os.Environ(), "SHELL=/bin/sh", "TMUX_MCP_T=yes")
 		out, err := cmd.Output()
 		if err != nil {
-			t.Fatalf("unescape=%s: %v", unescape, err)
+			t.Fatalf("%q: %v", payload, err)
 		}
 		var s frame.Scanner
 		found := s.Scan(out)
 		if len(found) != 1 || string(out[found[0].End:]) != want {
-			t.Errorf("unescape=%s: %q, want the marker then %q", unescape, out, want)
+			t.Errorf("%q: %q, want the marker then %q", payload, out, want)
 		}
 	}
 }
 
-// What a gating shell itself prints names the runner, never tmux: $0 is
-// RunnerName, not the tmux binary. (true stands in for tmux's wait-for.)
+// A gate that closes without the start (given up) or that is gone stops
+// the shell with status 126 before anything runs.
+func TestGateGivenUp(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "gone")
+	for _, gate := range []string{gateFile(t, ""), missing} {
+		for name, args := range map[string][]string{
+			"execShim":   {"-c", execShim, RunnerName, gate, "echo", "ran"},
+			"ackShim":    {"-c", ackShim, RunnerName, gate, missing, "n0nce", "echo", "ran"},
+			"createShim": {"-c", createShim, RunnerName, gate, "n0nce", "echo", "ran"},
+		} {
+			out, err := exec.Command("/bin/sh", args...).CombinedOutput()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != 126 || len(out) != 0 {
+				t.Errorf("%s, gate %s: %q, %v; want nothing printed and exit status 126", name, gate, out, err)
+			}
+		}
+	}
+}
+
+// What a gating shell itself prints names the runner, never anything
+// else: $0 is RunnerName.
 func TestGateMessagesNameTheRunner(t *testing.T) {
+	gate := gateFile(t, "1\n")
 	for name, script := range map[string]string{"execShim": execShim, "createShim": createShim} {
-		args := []string{"-c", script, RunnerName, "true", "sock", "channel"}
+		args := []string{"-c", script, RunnerName, gate}
 		if name == "createShim" {
-			args = append(args, "n0nce", "0")
+			args = append(args, "n0nce")
 		}
 		dir := t.TempDir() // a directory passes no check and cannot be exec'd
 		out, _ := exec.Command("/bin/sh", append(args, dir)...).CombinedOutput()
-		if !strings.Contains(string(out), RunnerName+":") || strings.Contains(string(out), "true:") {
+		if !strings.Contains(string(out), RunnerName+":") {
 			t.Errorf("%s: %q, want the shell's message to name %s", name, out, RunnerName)
 		}
 	}

@@ -137,6 +137,8 @@ type Hold struct {
 	// is false when it had none of its own.
 	Prev    string
 	PrevSet bool
+	// PanePID is the pane's process id when the hold was made.
+	PanePID int
 }
 
 // Ours reports whether the hold is the one marked mark.
@@ -148,10 +150,7 @@ func (h Hold) Ours(mark string) bool { return h.Mark == mark }
 // whose record is then kept and returned.
 func (l LiveOps) HoldOpen(ctx context.Context, p PaneID, mark string) (Hold, error) {
 	target := string(p)
-	if _, err := l.c.Pane(ctx, p); err != nil { // show-options succeeds for a missing pane
-		return Hold{}, err
-	}
-	prev, prevSet, err := l.c.paneOption(ctx, p, "remain-on-exit")
+	pid, prev, prevSet, err := l.c.panePIDAndOption(ctx, p, "remain-on-exit")
 	if err != nil {
 		return Hold{}, err
 	}
@@ -172,6 +171,7 @@ func (l LiveOps) HoldOpen(ctx context.Context, p PaneID, mark string) (Hold, err
 	if !ok {
 		return Hold{}, fmt.Errorf("holding pane %s: its %s reads %q", p, HoldOption, truncate(out, 80))
 	}
+	h.PanePID = pid
 	return h, nil
 }
 
@@ -315,4 +315,40 @@ func quoteWord(a string) string {
 // that what runs is exactly s: "%" and "#" are doubled.
 func expandedLiterally(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "%", "%%"), "#", "##")
+}
+
+// panePIDAndOption reads pane p's process id and its own value of option
+// name (set is false when the pane has none of its own) in one client.
+// list-panes fails for a missing pane, which show-options alone does not.
+func (c *Client) panePIDAndOption(ctx context.Context, p PaneID, name string) (pid int, value string, set bool, err error) {
+	token := "_" + Nonce(12) + " "
+	out, err := c.commands(ctx,
+		[]string{"list-panes", "-t", string(p), "-F", token + "#{pane_id} #{pane_pid}"},
+		[]string{"show-options", "-p", "-q", "-t", string(p), name},
+	)
+	if err != nil {
+		return 0, "", false, err
+	}
+	found := false
+	var rest []string
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		row, ok := strings.CutPrefix(line, token)
+		if !ok {
+			rest = append(rest, line)
+			continue
+		}
+		id, n, _ := strings.Cut(row, " ")
+		if PaneID(id) == p {
+			pid, found = atoi(n), true
+		}
+	}
+	if !found {
+		return 0, "", false, &NotFoundError{Kind: "pane", ID: string(p)}
+	}
+	line := strings.TrimSpace(strings.Join(rest, "\n"))
+	if line == "" {
+		return pid, "", false, nil
+	}
+	_, value, _ = strings.Cut(line, " ")
+	return pid, value, true, nil
 }

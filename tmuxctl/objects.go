@@ -377,9 +377,14 @@ type Created struct {
 	Session     SessionID
 	SessionName string
 	PID         int
+	ServerPID   int // the tmux server's process id
+
+	// defaultCommand is the new pane's default-command option, for a
+	// gated pane given no program ([Client.CreateGated]).
+	defaultCommand string
 }
 
-var createdFormat = format{"pane_id", "window_id", "window_index", "session_id", "session_name", "pane_pid"}
+var createdFormat = format{"pane_id", "window_id", "window_index", "session_id", "session_name", "pane_pid", "pid", "default-command"}
 
 // check refuses a start directory that does not exist: tmux 3.3a would
 // silently start the program in another directory instead.
@@ -443,6 +448,9 @@ func (c *Client) create(ctx context.Context, spawn Spawn, argv []string) (Create
 		Session:     SessionID(r["session_id"]),
 		SessionName: r["session_name"],
 		PID:         atoi(r["pane_pid"]),
+		ServerPID:   atoi(r["pid"]),
+
+		defaultCommand: r["default-command"],
 	}, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -31,27 +30,87 @@ type Placement struct {
 	Width, Height int
 }
 
-// A Gate is how [Client.StartGated] runs the program once started.
+// A Gate is how [Client.StartGated] runs the program once started. Make
+// one with [NewGate].
 type Gate struct {
 	// Ack keeps the pane's shell alive after the program exits, until the
 	// program's output has been read to the end: the shell prints an exit
-	// marker (after everything the program printed) and waits for the
-	// AckChannel, which the piped stream signals when it reads the marker.
-	// tmux 3.3a otherwise drops output still in the kernel's tty buffers
-	// when the pane's process exits (measured here: the tail of about one
-	// 20 KiB burst in twenty). The pane's pid is then the shell's, and the
-	// shell ends the way the program did (same status, or the same signal).
-	// Without Ack the shell execs the program, which keeps its pid.
-	Ack        bool
+	// marker (after everything the program printed) and waits until
+	// [Gate.Acknowledge] is called, which the piped stream does when it
+	// reads the marker (or the pane is killed, which [Gate.Abandon] then
+	// follows). tmux 3.3a otherwise drops output still in the kernel's tty
+	// buffers when the pane's process exits (measured here: the tail of
+	// about one 20 KiB burst in twenty). The pane's pid is then the
+	// shell's, and the shell ends the way the program did (same status, or
+	// the same signal: see [GatedExit]). Without Ack the shell execs the
+	// program, which keeps its pid.
+	Ack bool
+	// AckChannel names the FIFO the shell waits on after the exit marker;
+	// it is set (by NewGate) exactly when Ack is.
 	AckChannel string
 	Nonce      string
+
+	files *gateFiles
 }
 
+// NewGate returns a gate for [Client.StartGated]: ack as [Gate.Ack],
+// nonce for the exit marker. Its FIFOs live in a private directory that
+// goes once the program was started and acknowledged, or abandoned.
+func NewGate(ack bool, nonce string) (Gate, error) {
+	files, err := newGateFiles()
+	if err != nil {
+		return Gate{}, fmt.Errorf("making the gate of a program: %w", err)
+	}
+	g := Gate{Ack: ack, Nonce: nonce, files: files}
+	if ack {
+		g.AckChannel = files.path(gateAck)
+	} else {
+		files.released[gateAck] = true
+	}
+	return g, nil
+}
+
+// Acknowledge lets the shell of an acking gate end, once the program's exit
+// marker has been read. It waits for the shell to be listening until ctx
+// ends; a gate that is not acking, or already acknowledged, returns nil.
+func (g Gate) Acknowledge(ctx context.Context) error {
+	if !g.Ack || g.files == nil {
+		return nil
+	}
+	return g.files.release(ctx, gateAck, []byte("1\n"))
+}
+
+// Abandon gives up whatever of g was not released yet (for a pane that
+// was killed, or never started) and removes its FIFOs.
+func (g Gate) Abandon() {
+	if g.files != nil {
+		g.files.abandon()
+	}
+}
+
+// GatedExit is how the program of an acking gate ended, from the status
+// its exit marker carries, exactly as tmux will report the shell's end:
+// the shell re-raises a signal that ends a process by default, so a
+// status of 128+n for such a signal n is that signal.
+func GatedExit(status int) (exitStatus *int, signal *string) {
+	if n := status - 128; reraised[n] {
+		name := SignalName(n)
+		return nil, &name
+	}
+	return &status, nil
+}
+
+// reraised are the signals the acking shell re-raises: those whose
+// default action ends the process.
+var reraised = map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true, 9: true, 10: true,
+	11: true, 12: true, 13: true, 14: true, 15: true, 16: true, 24: true, 25: true, 26: true, 27: true, 29: true, 30: true, 31: true}
+
 // StartGated creates a pane for program s.Argv that does not run it yet:
-// a shell in the pane waits on a tmux channel, then runs the program. The
+// a shell in the pane waits on the gate's FIFO, then runs the program. The
 // caller subscribes to the pane's output and holds its exit, then calls
 // the returned start. If start is never called, the caller must kill the
-// pane.
+// pane and abandon the gate (a zero Gate: call start with an ended
+// context, which abandons it).
 func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate Gate) (Created, func(context.Context) error, error) {
 	if len(s.Argv) == 0 {
 		return Created{}, nil, errors.New("starting a program: argv is empty")
@@ -59,14 +118,20 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 	if err := s.check(nothingCreated); err != nil {
 		return Created{}, nil, err
 	}
-	bin, err := exec.LookPath(c.cfg.Binary)
-	if err != nil {
-		return Created{}, nil, fmt.Errorf("finding tmux for the pane: %w", err)
+	if gate.files == nil {
+		if gate.Ack {
+			return Created{}, nil, errors.New("starting a program: an acking gate must come from NewGate")
+		}
+		var err error
+		if gate, err = NewGate(false, gate.Nonce); err != nil {
+			return Created{}, nil, err
+		}
 	}
-	channel := "tmux-mcp-go-" + Nonce(8)
-	// The shim names the socket itself rather than trusting $TMUX, which
-	// the caller's env may have replaced.
-	sock := c.SocketPath()
+	files := gate.files
+	fail := func(err error) (Created, func(context.Context) error, error) {
+		files.abandon()
+		return Created{}, nil, err
+	}
 	gated := s
 	if where.Width > 0 || where.Height > 0 {
 		// tmux applies a pane's terminal resize at most every 250 ms
@@ -83,18 +148,19 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 		gated.Argv = append([]string{"/bin/sh", "-c", sizeWait, "sh", rows + " " + cols}, s.Argv...)
 	}
 	if gate.Ack {
-		gated.Argv = append([]string{"/bin/sh", "-c", ackShim, RunnerName, bin, sock, channel, gate.AckChannel, gate.Nonce}, gated.Argv...)
+		gated.Argv = append([]string{"/bin/sh", "-c", ackShim, RunnerName, files.path(gateGo), files.path(gateAck), gate.Nonce}, gated.Argv...)
 	} else {
-		gated.Argv = append([]string{"/bin/sh", "-c", execShim, RunnerName, bin, sock, channel}, gated.Argv...)
+		gated.Argv = append([]string{"/bin/sh", "-c", execShim, RunnerName, files.path(gateGo)}, gated.Argv...)
 	}
 
 	if where.Split != "" && (where.Width > 0 || where.Height > 0) {
-		return Created{}, nil, errors.New("starting a program: a split shares an existing window, so it takes no width or height")
+		return fail(errors.New("starting a program: a split shares an existing window, so it takes no width or height"))
 	}
 	if err := c.checkStartable(ctx, where, s); err != nil {
-		return Created{}, nil, err
+		return fail(err)
 	}
 	var created Created
+	var err error
 	switch {
 	case where.Split != "":
 		created, err = c.Split(ctx, where.Split, SplitOptions{Spawn: gated})
@@ -110,10 +176,7 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 			created, err = c.NewWindow(ctx, sess.ID, NewWindowOptions{Name: where.WindowName, Spawn: gated})
 		}
 	default:
-		var sess Session
-		if sess, err = c.programSession(ctx); err == nil {
-			created, err = c.NewWindow(ctx, sess.ID, NewWindowOptions{Name: where.WindowName, Spawn: gated})
-		}
+		created, err = c.programWindow(ctx, NewWindowOptions{Name: where.WindowName, Spawn: gated})
 	}
 	if err == nil && (where.Width > 0 || where.Height > 0) {
 		// The program waits at the gate, so it starts at this size.
@@ -122,9 +185,9 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 		}
 	}
 	if err != nil {
-		return Created{}, nil, err
+		return fail(err)
 	}
-	start := func(ctx context.Context) error { return c.Signal(ctx, channel) }
+	start := func(ctx context.Context) error { return files.release(ctx, gateGo, []byte("1\n")) }
 	return created, start, nil
 }
 
@@ -132,12 +195,13 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 // split-window with their options) for program s.Argv — or, when s.Argv
 // is empty, for what tmux would have run: default-command through
 // default-shell, or default-shell as a login shell — that does not run
-// yet: a shell in the pane waits on a tmux channel first, as in
+// yet: a shell in the pane waits on a FIFO first, as in
 // [Client.StartGated]. Once started, the shell prints a [frame.Exec] marker
 // with nonce just before it execs a program it found (so a program not
 // found or not executable is known by its exit with no marker). The
 // shell execs the program, which keeps the pane's pid. If start is never
-// called, the caller must remove what create made.
+// called, the caller must remove what create made and call start with an
+// ended context, which gives the gate up.
 //
 // A program that is not found, or cannot run, on the PATH the pane would
 // have (the environment of session in, "" for a new session's) is a
@@ -151,19 +215,13 @@ func (c *Client) CreateGated(ctx context.Context, in SessionID, s Spawn, nonce s
 			return Created{}, nil, err
 		}
 	}
-	bin, err := exec.LookPath(c.cfg.Binary)
+	files, err := newGateFiles()
 	if err != nil {
-		return Created{}, nil, fmt.Errorf("finding tmux for the pane: %w", err)
+		return Created{}, nil, fmt.Errorf("making the gate of a program: %w", err)
 	}
-	channel := "tmux-mcp-go-" + Nonce(8)
+	files.released[gateAck] = true
 	gated := s
-	// tmux 3.4 escapes "$" in what display-message prints; the shim
-	// undoes that when told to.
-	unescape := "0"
-	if c.atLeast(ctx, 3, 4) && !c.atLeast(ctx, 3, 5) {
-		unescape = "1"
-	}
-	gated.Argv = append([]string{"/bin/sh", "-c", createShim, RunnerName, bin, c.SocketPath(), channel, nonce, unescape}, s.Argv...)
+	gated.Argv = append([]string{"/bin/sh", "-c", createShim, RunnerName, files.path(gateGo), nonce}, s.Argv...)
 	created, err := create(ctx, gated)
 	if err != nil {
 		// tmux may have made the pane before the error (a cancelled call,
@@ -174,28 +232,37 @@ func (c *Client) CreateGated(ctx context.Context, in SessionID, s Spawn, nonce s
 			_ = c.KillPane(kctx, created.Pane)
 			cancel()
 		}
+		files.abandon()
 		return Created{}, nil, err
 	}
-	start := func(ctx context.Context) error { return c.Signal(ctx, channel) }
+	// The shell gets tmux's default-command (as the new pane's session
+	// has it, read by the command that made the pane) through the gate,
+	// so that it never has to ask tmux itself.
+	payload := []byte("1\n")
+	if len(s.Argv) == 0 {
+		payload = append(payload, created.defaultCommand...)
+	}
+	start := func(ctx context.Context) error { return files.release(ctx, gateGo, payload) }
 	return created, start, nil
 }
 
 // createShim is the gating shell of [Client.CreateGated]: $0 is
-// [RunnerName], $1 tmux, $2 its socket, $3 the start channel, $4 the nonce,
-// $5 1 when tmux escapes "$" in what it prints (3.4), then the program's argv
+// [RunnerName], $1 the gate's FIFO, $2 the nonce, then the program's argv
 // (none: tmux's default, worked out as tmux's spawn.c does, except that
 // the login shell is asked for with -l rather than a "-" before its name,
-// which sh cannot set). tmux sets SHELL in the pane to default-shell. The
-// wait for the start runs in the background so that the pane's foreground
-// process stays sh: tmux's automatic window name is never "tmux".
-var createShim = `tmux=$1 sock=$2 nonce=$4 unescape=$5
-"$tmux" -S "$sock" wait-for "$3" & wait $! || exit 126
-shift 5
+// which sh cannot set). The gate holds "1", a newline and tmux's
+// default-command. tmux sets SHELL in the pane to default-shell. The gate
+// is read by the shell itself (a redirected group, no child process), so
+// that the pane's foreground process stays sh until the program runs.
+var createShim = `nonce=$2 g= c= l= nl='
+'
+{ IFS= read -r g; while IFS= read -r l; do c=$c$l$nl; done; c=$c$l; } 2>/dev/null <"$1"
+[ "$g" = 1 ] || exit 126
+shift 2
 if [ $# -eq 0 ]; then
-	c=$("$tmux" -S "$sock" display-message -p -t "$TMUX_PANE" '#{default-command}' 2>/dev/null) || c=
-	if [ "$unescape" = 1 ]; then c=$(printf '%s\n' "$c" | sed 's/\\\(\$[A-Za-z_{]\)/\1/g'); fi
 	if [ -n "$c" ]; then set -- "$SHELL" -c "$c"; else set -- "$SHELL" -l; fi
 fi
+unset g c l nl
 case $1 in
 */*) [ -f "$1" ] && [ -x "$1" ];;
 *) command -v -- "$1" >/dev/null 2>&1;;
@@ -258,6 +325,26 @@ func storedSessionName(name string) string {
 // cStyle are the C escapes strvis uses with VIS_CSTYLE.
 var cStyle = [256]byte{'\n': 'n', '\t': 't', '\r': 'r', '\b': 'b', '\a': 'a', '\v': 'v', '\f': 'f'}
 
+// programWindow makes a new window in [ProgramSession], making the
+// session first if needed. The window is asked for by the session's exact
+// name, so no lookup precedes it (and a session id of another server,
+// restarted meanwhile, cannot be hit).
+func (c *Client) programWindow(ctx context.Context, o NewWindowOptions) (Created, error) {
+	created, err := c.NewWindow(ctx, programTarget, o)
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || nf.Kind != "session" {
+		return created, err
+	}
+	sess, err := c.programSession(ctx)
+	if err != nil {
+		return Created{}, err
+	}
+	return c.NewWindow(ctx, sess.ID, o)
+}
+
+// programTarget is [ProgramSession] as an exact-name target.
+const programTarget SessionID = "=" + ProgramSession
+
 // programSession returns [ProgramSession], creating it if needed. Its
 // first window only says what the session is for and stays, so the
 // session outlives every program in it.
@@ -288,33 +375,39 @@ done
 exec "$@"`
 
 // execShim is the gating shell of [Client.StartGated] without an ack: $0
-// is [RunnerName], $1 tmux, $2 its socket, $3 the start channel, then the
-// program's argv, which it execs once started.
-const execShim = `"$1" -S "$2" wait-for "$3" || exit 126; shift 3; exec "$@"`
+// is [RunnerName], $1 the gate's FIFO, then the program's argv, which it
+// execs once started.
+const execShim = `g=; IFS= read -r g 2>/dev/null <"$1"; [ "$g" = 1 ] || exit 126; shift; unset g; exec "$@"`
 
-// ackShim (the nonce goes in as the format's %s) runs "$@" after the start channel ($3) of tmux ($1) on socket
-// $2, prints the exit marker with nonce $5, waits for the ack channel ($4) — ten seconds at most, so
-// a lost ack (this server gone) cannot keep the pane — then ends as the program
-// did: a status of 128+n for a signal n that ends a process by default is
-// re-raised, so tmux sees the same death (a program that exits 128+n by
-// choice reads as that signal: sh cannot tell the two apart). The shell's own stderr goes to /dev/null while the
-// program, in a subshell that restores it, keeps the terminal: so a notice
-// such as dash's "Killed" is not taken for the program's output.
-var ackShim = `"$1" -S "$2" wait-for "$3" || exit 126
-tmux=$1 sock=$2 ack=$4 nonce=$5
-shift 5
+// ackShim (the nonce goes in as the format's %s) runs "$@" once its gate
+// ($1) opens, prints the exit marker with nonce $3, waits on the ack FIFO
+// ($2) — ten seconds at most, so a lost ack (this server gone) cannot
+// keep the pane — then ends as the program did: a status of 128+n for a
+// signal n that ends a process by default is re-raised, so tmux sees the
+// same death (a program that exits 128+n by choice reads as that signal:
+// sh cannot tell the two apart; [GatedExit] reads the marker the same way).
+// The shell's own stderr goes to /dev/null while the program, in a
+// subshell that restores it, keeps the terminal: so a notice such as
+// dash's "Killed" is not taken for the program's output.
+var ackShim = `g=; IFS= read -r g 2>/dev/null <"$1"; [ "$g" = 1 ] || exit 126
+ack=$2 nonce=$3
+shift 3
+unset g
 exec 3>&2 2>/dev/null
 ( exec 2>&3 3>&-; exec "$@" )
 s=$?
 printf '` + frame.Printf("%s", frame.Exit) + `' "$nonce" "$s"
-"$tmux" -S "$sock" wait-for "$ack" </dev/null >/dev/null 2>&1 &
+read -r g <"$ack" >/dev/null 2>&1 &
 w=$!
 (sleep 10; kill "$w") </dev/null >/dev/null 2>&1 &
 wait "$w"
 sig=$((s - 128))
 case $sig in
-1|2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|24|25|26|27|29|30|31)
+` + reraisedCases + `)
 	trap - "$sig" 2>/dev/null
 	kill -"$sig" $$ 2>/dev/null;;
 esac
 exit "$s"`
+
+// reraisedCases is [reraised] as a shell case pattern.
+const reraisedCases = "1|2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|24|25|26|27|29|30|31"

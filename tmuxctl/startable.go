@@ -53,14 +53,14 @@ func (c *Client) checkStartable(ctx context.Context, where Placement, s Spawn) e
 			return err
 		}
 		session = p.SessionID
-	default:
-		name := where.SessionName
-		if name == "" {
-			name = ProgramSession
-		}
-		if sess, err := c.sessionByName(ctx, name); err == nil {
+	case where.SessionName != "":
+		if sess, err := c.sessionByName(ctx, where.SessionName); err == nil {
 			session = sess.ID
 		}
+	default:
+		// By exact name, with no lookup: should the session be missing,
+		// the pane gets the global environment, as a new session would.
+		session = programTarget
 	}
 	return c.CheckProgram(ctx, session, s)
 }
@@ -140,7 +140,10 @@ func (c *Client) panePath(ctx context.Context, session SessionID, s Spawn) (stri
 	}
 	for _, scope := range scopes {
 		v, ok, err := c.EnvironmentVar(ctx, scope, "PATH")
+		var nf *NotFoundError
 		switch {
+		case scope != "" && errors.As(err, &nf) && nf.Kind == "session":
+			continue // made afresh: it starts with the global environment
 		case errors.Is(err, ErrServerGone):
 			// The server this call starts inherits this process's
 			// environment.

@@ -169,6 +169,35 @@ func (t *ExitTracker) Hold(ctx context.Context, p tmuxctl.PaneID, started, keep 
 	return t.hold(ctx, p, started, keep, false)
 }
 
+// HoldStarted is [ExitTracker.Hold] of a program this server started in a
+// pane it has just made, whose process id pid it knows: started, held
+// until it exits.
+func (t *ExitTracker) HoldStarted(ctx context.Context, p tmuxctl.PaneID, pid int, keep bool) (release func(), err error) {
+	return t.holdPID(ctx, p, pid, true, keep, false)
+}
+
+// Remember records how the program of pane p (process pid, on tmux server
+// serverPID) ended, learnt some other way than from tmux (its exit
+// marker), for a later wait on the pane once it has gone.
+func (t *ExitTracker) Remember(p tmuxctl.PaneID, e Exit, serverPID, pid int) {
+	t.mu.Lock()
+	t.exits[p] = exitRecord{Exit: e, serverPID: serverPID, panePID: pid}
+	t.mu.Unlock()
+	t.forgetLater(p, serverPID, pid)
+}
+
+// forgetLater forgets the exit of p recorded for serverPID and pid once
+// the grace period has passed.
+func (t *ExitTracker) forgetLater(p tmuxctl.PaneID, serverPID, pid int) {
+	time.AfterFunc(t.grace, func() {
+		t.mu.Lock()
+		if r, ok := t.exits[p]; ok && r.serverPID == serverPID && r.panePID == pid {
+			delete(t.exits, p)
+		}
+		t.mu.Unlock()
+	})
+}
+
 // HoldBriefly holds pane p only while the caller waits: released, the hold
 // ends at once, with no grace period, unless another waiter holds it too.
 // It is for the first moments of a program made to run on its own (a new
@@ -179,6 +208,11 @@ func (t *ExitTracker) HoldBriefly(ctx context.Context, p tmuxctl.PaneID) (releas
 }
 
 func (t *ExitTracker) hold(ctx context.Context, p tmuxctl.PaneID, started, keep, brief bool) (release func(), err error) {
+	return t.holdPID(ctx, p, 0, started, keep, brief)
+}
+
+// holdPID is hold of a pane whose process id is pid (0: not known yet).
+func (t *ExitTracker) holdPID(ctx context.Context, p tmuxctl.PaneID, pid int, started, keep, brief bool) (release func(), err error) {
 	if err := t.hub.ready(ctx); err != nil {
 		return nil, err
 	}
@@ -219,7 +253,7 @@ func (t *ExitTracker) hold(ctx context.Context, p tmuxctl.PaneID, started, keep,
 	t.held[p] = h
 	t.mu.Unlock()
 
-	err = t.setUp(ctx, p, h)
+	err = t.setUp(ctx, p, pid, h)
 	if err != nil {
 		t.mu.Lock()
 		h.err = err
@@ -235,17 +269,16 @@ func (t *ExitTracker) hold(ctx context.Context, p tmuxctl.PaneID, started, keep,
 
 // setUp turns pane p's remain-on-exit on, recording the pane's own value
 // in tmux, and makes sure deaths are heard.
-func (t *ExitTracker) setUp(ctx context.Context, p tmuxctl.PaneID, h *hold) error {
-	pane, err := t.client.Pane(ctx, p)
-	if err != nil {
-		return err
-	}
+func (t *ExitTracker) setUp(ctx context.Context, p tmuxctl.PaneID, pid int, h *hold) error {
 	mark := t.hub.id + "." + tmuxctl.Nonce(4)
 	rec, err := t.ops.HoldOpen(ctx, p, mark)
 	if err != nil {
 		return err
 	}
-	h.record, h.ours, h.panePID = rec, rec.Ours(mark), pane.PID
+	if pid == 0 {
+		pid = rec.PanePID
+	}
+	h.record, h.ours, h.panePID = rec, rec.Ours(mark), pid
 	t.hub.listenForDeaths(ctx)
 	return nil
 }
@@ -309,23 +342,25 @@ func (t *ExitTracker) died(p tmuxctl.PaneID) {
 
 // record reads and remembers pane p's exit, if it is dead.
 func (t *ExitTracker) record(ctx context.Context, p tmuxctl.PaneID) (Exit, bool) {
+	e, ok, _ := t.recordPane(ctx, p)
+	return e, ok
+}
+
+// recordPane is record that also says whether the pane is dead but tmux
+// has not reaped its program yet (only then can a reap help).
+func (t *ExitTracker) recordPane(ctx context.Context, p tmuxctl.PaneID) (_ Exit, _ bool, unreaped bool) {
 	pane, err := t.client.Pane(ctx, p)
 	if err != nil || !pane.Dead || pane.Unreaped() {
-		return t.recorded(p, 0, 0)
+		e, ok := t.recorded(p, 0, 0)
+		return e, ok, err == nil && pane.Unreaped()
 	}
 	e := Exit{Status: pane.ExitStatus, Signal: pane.ExitSignal}
 	t.mu.Lock()
 	t.exits[p] = exitRecord{Exit: e, serverPID: pane.ServerPID, panePID: pane.PID}
 	t.mu.Unlock()
-	time.AfterFunc(t.grace, func() {
-		t.mu.Lock()
-		if r, ok := t.exits[p]; ok && r.serverPID == pane.ServerPID && r.panePID == pane.PID {
-			delete(t.exits, p)
-		}
-		t.mu.Unlock()
-	})
+	t.forgetLater(p, pane.ServerPID, pane.PID)
 	t.hub.streamDied(p) // its stream, if any, settles and ends its pipe
-	return e, true
+	return e, true, false
 }
 
 // recorded returns a remembered exit of p, if it belongs to server
@@ -382,8 +417,12 @@ func (t *ExitTracker) finish(ctx context.Context, p tmuxctl.PaneID) {
 	ctx, cancel := context.WithTimeout(ctx, stepTimeout)
 	defer cancel()
 	// Read the status before the pane can go: once it is closed, it is lost.
-	_, exited := t.record(ctx, p)
-	if !exited && t.ops.Reap(ctx) == nil {
+	// tmux 3.3a now and then misses a child's exit until it next reaps
+	// one, so a reap precedes giving up a status — except after a brief
+	// hold, whose waiter (a launch) has just waited for the exit itself,
+	// unless tmux shows the pane dead but not reaped.
+	_, exited, unreaped := t.recordPane(ctx, p)
+	if !exited && (unreaped || !h.brief) && t.ops.Reap(ctx) == nil {
 		_, exited = t.record(ctx, p)
 	}
 	if !h.ours {

@@ -170,7 +170,7 @@ func (h *Hub) copyPipe(s *Stream, file *os.File, gate tmuxctl.Gate) {
 			for _, m := range scan.Scan(data) {
 				if !acked && m.Nonce == gate.Nonce && m.Kind == frame.Exit {
 					acked = true
-					h.ack(gate.AckChannel)
+					h.ack(gate)
 				}
 			}
 		}
@@ -201,16 +201,13 @@ func (h *Hub) relayStarted(s *Stream, line string) {
 	})
 }
 
-// ack releases a program's shell waiting on channel, trying a few times.
-func (h *Hub) ack(channel string) {
-	for attempt := 0; attempt < 5; attempt++ {
-		ctx, cancel := context.WithTimeout(h.ctx, ackTimeout)
-		err := h.client.Signal(ctx, channel)
-		cancel()
-		if err == nil || errors.Is(err, tmuxctl.ErrServerGone) {
-			return
-		}
-	}
+// ack releases a program's shell waiting after its exit marker. The
+// shell listens right after printing the marker, and gives up by itself
+// after ten seconds.
+func (h *Hub) ack(gate tmuxctl.Gate) {
+	ctx, cancel := context.WithTimeout(h.ctx, 10*time.Second)
+	defer cancel()
+	gate.Acknowledge(ctx)
 }
 
 // pipeClosed works out why the pipe of a valid stream ended: the pane

@@ -1,0 +1,162 @@
+package handlers
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+)
+
+// A commandLog records every tmux command a client sends (each command of
+// a command list counts once).
+type commandLog struct {
+	mu   sync.Mutex
+	cmds [][]string
+}
+
+func (l *commandLog) observe(argv []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.cmds = append(l.cmds, append([]string(nil), argv...))
+}
+
+// settle waits until the client has sent nothing for a while (what a
+// call set going after its answer, such as a death's handling, belongs
+// to it), five seconds at most.
+func (l *commandLog) settle() {
+	n := -1
+	for range 50 {
+		l.mu.Lock()
+		m := len(l.cmds)
+		l.mu.Unlock()
+		if m == n {
+			return
+		}
+		n = m
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// take returns the commands sent since the last take and forgets them.
+func (l *commandLog) take() [][]string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	cmds := l.cmds
+	l.cmds = nil
+	return cmds
+}
+
+func countedHandlers(t *testing.T) (*Handlers, *commandLog, string) {
+	t.Helper()
+	sock := tmuxtest.Server(t)
+	log := &commandLog{}
+	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock, Observe: log.observe})
+	hub, err := live.New(client, live.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hub.Close)
+	return New(context.Background(), client, hub, DefaultLimits), log, sock
+}
+
+func describe(cmds [][]string) string {
+	var b strings.Builder
+	for _, c := range cmds {
+		b.WriteString("\n\t")
+		for i, a := range c {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			if len(a) > 60 {
+				a = a[:57] + "..."
+			}
+			b.WriteString(strings.ReplaceAll(a, "\n", `\n`))
+		}
+	}
+	return b.String()
+}
+
+// TestCommandCounts: each tool that makes or runs something sends few tmux
+// commands (counted as the commands of every command list tmuxctl sends: a
+// command list of three counts three; what tmux runs for an if-shell and
+// the gating shells in panes, which send none, are not counted). The first
+// call of each kind, in a fresh instance, warms what an instance keeps
+// (the server's version, the death hook, the program session); the second
+// is counted, during the call and once the instance is quiet again after
+// it: a program's exit is handled after start_program has answered.
+func TestCommandCounts(t *testing.T) {
+	var h *Handlers
+	ctx := context.Background()
+	str := func(s string) *string { return &s }
+	calls := []struct {
+		name          string
+		during, total int // at most this many during the call, and in all
+		call          func(t *testing.T)
+	}{
+		{"run_program true", 10, 10, func(t *testing.T) {
+			out, err := h.RunProgram(ctx, gen.RunProgramInput{Argv: []string{"true"}, TimeoutMs: 10000})
+			if err != nil || out.Outcome != gen.RunProgramOutputOutcomeCompleted || !out.PaneClosed {
+				t.Fatalf("run_program = %+v, %v", out, err)
+			}
+		}},
+		{"start_program true", 10, 24, func(t *testing.T) {
+			out, err := h.StartProgram(ctx, gen.StartProgramInput{Argv: []string{"true"}})
+			if err != nil {
+				t.Fatalf("start_program = %+v, %v", out, err)
+			}
+		}},
+		{"create_session", 5, 5, func(t *testing.T) {
+			if _, err := h.CreateSession(ctx, gen.CreateSessionInput{}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"create_session argv", 14, 14, func(t *testing.T) {
+			if _, err := h.CreateSession(ctx, gen.CreateSessionInput{Argv: []string{"sleep", "100"}}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"create_window", 5, 5, func(t *testing.T) {
+			if _, err := h.CreateWindow(ctx, gen.CreateWindowInput{SessionID: "$0", Name: str("w")}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"create_window argv", 14, 14, func(t *testing.T) {
+			if _, err := h.CreateWindow(ctx, gen.CreateWindowInput{SessionID: "$0", Argv: []string{"sleep", "100"}}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"split_window", 5, 5, func(t *testing.T) {
+			if _, err := h.SplitWindow(ctx, gen.SplitWindowInput{PaneID: "%0"}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"split_window argv", 14, 14, func(t *testing.T) {
+			if _, err := h.SplitWindow(ctx, gen.SplitWindowInput{PaneID: "%0", Argv: []string{"sleep", "100"}}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, c := range calls {
+		t.Run(c.name, func(t *testing.T) {
+			var log *commandLog
+			h, log, _ = countedHandlers(t)
+			c.call(t) // warm
+			log.settle()
+			log.take()
+			c.call(t)
+			during := log.take()
+			log.settle()
+			after := log.take()
+			t.Logf("%d commands during the call, %d after:%s\n\tafter:%s", len(during), len(after), describe(during), describe(after))
+			if len(during) > c.during || len(during)+len(after) > c.total {
+				t.Errorf("%s sent %d tmux commands during the call and %d after, want at most %d and %d in all", c.name, len(during), len(after), c.during, c.total)
+			}
+		})
+	}
+}
