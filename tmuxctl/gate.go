@@ -22,7 +22,7 @@ type gateFiles struct {
 	dir string
 
 	mu       sync.Mutex
-	released map[string]bool        // FIFOs written or given up
+	released map[string]bool          // FIFOs written or given up
 	pending  map[string]chan struct{} // FIFOs being written: closed when done
 }
 
