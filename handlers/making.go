@@ -86,14 +86,9 @@ func (h *Handlers) SplitWindow(ctx context.Context, in gen.SplitWindowInput) (ge
 		return gen.SplitWindowOutput{}, err
 	}
 	spawn := tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}
-	var session tmuxctl.SessionID // whose environment the new pane gets
-	if len(in.Argv) > 0 {
-		p, err := h.tmux.Pane(ctx, tmuxctl.PaneID(in.PaneID))
-		if err != nil {
-			return gen.SplitWindowOutput{}, h.explain(ctx, err)
-		}
-		session = p.SessionID
-	}
+	// The new pane gets the environment of the split pane's session, which
+	// tmux finds from the pane id itself (a pane id is a session target).
+	session := tmuxctl.SessionID(in.PaneID)
 	l, err := h.launch(ctx, session, spawn, "pane", func(ctx context.Context, s tmuxctl.Spawn) (tmuxctl.Created, error) {
 		return h.tmux.Split(ctx, tmuxctl.PaneID(in.PaneID), tmuxctl.SplitOptions{
 			Direction: dir,
@@ -197,7 +192,7 @@ func (h *Handlers) launch(ctx context.Context, in tmuxctl.SessionID, spawn tmuxc
 		}
 		return out, nil
 	}
-	release, err := h.exits.HoldBriefly(ctx, created.Pane)
+	release, err := h.exits.HoldNewBriefly(ctx, created.Pane, created.PID)
 	if err != nil {
 		return abandon(err)
 	}

@@ -148,9 +148,20 @@ func (h Hold) Ours(mark string) bool { return h.Mark == mark }
 // status, and records mark and the pane's own previous value in
 // [HoldOption] — unless the pane is already held (by another instance),
 // whose record is then kept and returned.
-func (l LiveOps) HoldOpen(ctx context.Context, p PaneID, mark string) (Hold, error) {
+//
+// pid is the pane's process id when the caller knows it (a pane it has
+// just made), else 0: it is then read with the option. (show-options
+// alone succeeds for a missing pane; the hold's if-shell then fails.)
+func (l LiveOps) HoldOpen(ctx context.Context, p PaneID, mark string, pid int) (Hold, error) {
 	target := string(p)
-	pid, prev, prevSet, err := l.c.panePIDAndOption(ctx, p, "remain-on-exit")
+	var prev string
+	var prevSet bool
+	var err error
+	if pid > 0 {
+		prev, prevSet, err = l.c.paneOption(ctx, p, "remain-on-exit")
+	} else {
+		pid, prev, prevSet, err = l.c.panePIDAndOption(ctx, p, "remain-on-exit")
+	}
 	if err != nil {
 		return Hold{}, err
 	}

@@ -207,6 +207,12 @@ func (t *ExitTracker) HoldBriefly(ctx context.Context, p tmuxctl.PaneID) (releas
 	return t.hold(ctx, p, false, false, true)
 }
 
+// HoldNewBriefly is [ExitTracker.HoldBriefly] of a pane just made, whose
+// process id pid the caller knows.
+func (t *ExitTracker) HoldNewBriefly(ctx context.Context, p tmuxctl.PaneID, pid int) (release func(), err error) {
+	return t.holdPID(ctx, p, pid, false, false, true)
+}
+
 func (t *ExitTracker) hold(ctx context.Context, p tmuxctl.PaneID, started, keep, brief bool) (release func(), err error) {
 	return t.holdPID(ctx, p, 0, started, keep, brief)
 }
@@ -271,7 +277,7 @@ func (t *ExitTracker) holdPID(ctx context.Context, p tmuxctl.PaneID, pid int, st
 // in tmux, and makes sure deaths are heard.
 func (t *ExitTracker) setUp(ctx context.Context, p tmuxctl.PaneID, pid int, h *hold) error {
 	mark := t.hub.id + "." + tmuxctl.Nonce(4)
-	rec, err := t.ops.HoldOpen(ctx, p, mark)
+	rec, err := t.ops.HoldOpen(ctx, p, mark, pid)
 	if err != nil {
 		return err
 	}
