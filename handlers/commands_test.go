@@ -18,12 +18,14 @@ import (
 type commandLog struct {
 	mu   sync.Mutex
 	cmds [][]string
+	at   []time.Time
 }
 
 func (l *commandLog) observe(argv []string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.cmds = append(l.cmds, append([]string(nil), argv...))
+	l.at = append(l.at, time.Now())
 }
 
 // settle waits until the client has sent nothing for a while (what a
@@ -48,7 +50,7 @@ func (l *commandLog) take() [][]string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	cmds := l.cmds
-	l.cmds = nil
+	l.cmds, l.at = nil, nil
 	return cmds
 }
 

@@ -121,3 +121,61 @@ func deadPane(ctx context.Context, t *testing.T, c *Client, p PaneID) Pane {
 	t.Fatalf("pane %s did not die", p)
 	return Pane{}
 }
+
+// BenchmarkGateShell measures what a gate adds to starting a program in
+// a pane: the gating shell reading its FIFO (here a file holding the
+// start) and exec'ing the program, against sh exec'ing it directly and
+// against the in-pane tmux client the gates used before (`tmux wait-for`
+// on a channel already signalled).
+func BenchmarkGateShell(b *testing.B) {
+	gate := filepath.Join(b.TempDir(), "go")
+	if err := os.WriteFile(gate, []byte("1\n"), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	sock := ""
+	b.Run("sh-exec-true", func(b *testing.B) {
+		for b.Loop() {
+			if err := exec.Command("/bin/sh", "-c", `exec "$@"`, RunnerName, "true").Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("gate-fifo", func(b *testing.B) {
+		for b.Loop() {
+			if err := exec.Command("/bin/sh", "-c", execShim, RunnerName, gate, "true").Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("tmux-wait-for", func(b *testing.B) {
+		if sock == "" {
+			sock = benchServer(b)
+		}
+		bin, err := exec.LookPath("tmux")
+		if err != nil {
+			b.Skip("no tmux")
+		}
+		for b.Loop() {
+			exec.Command(bin, "-S", sock, "wait-for", "-S", "g").Run()
+			if err := exec.Command("/bin/sh", "-c", `"$1" -S "$2" wait-for g || exit 126; shift 2; exec "$@"`, RunnerName, bin, sock, "true").Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func benchServer(b *testing.B) string {
+	dir, err := os.MkdirTemp("", "tmux-mcp-test-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	sock := filepath.Join(dir, "s")
+	b.Cleanup(func() {
+		exec.Command("tmux", "-S", sock, "kill-server").Run()
+		os.RemoveAll(dir)
+	})
+	if out, err := exec.Command("tmux", "-S", sock, "-f", "/dev/null", "new-session", "-d", "cat").CombinedOutput(); err != nil {
+		b.Fatalf("%v %s", err, out)
+	}
+	return sock
+}
