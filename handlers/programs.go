@@ -452,6 +452,9 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 	default:
 		return gen.RunProgramOutput{}, wording.MayStillRun(h.explain(ctx, err), in.Argv[0], st.created.Pane)
 	}
+	if ending == waiting.Happened || ending == waiting.Gone {
+		defer gate.Abandon() // nothing will listen for the ack any more
+	}
 	if (ending == waiting.Cancelled || ending == waiting.TimedOut) && !in.KeepPane && !marked {
 		// The program runs on: from now on the exit tracker holds its
 		// pane, so that a later wait still gets its status.
@@ -468,7 +471,6 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 		var nf *tmuxctl.NotFoundError
 		out.PaneClosed = err == nil || marked && errors.As(err, &nf) // a marked shell may have ended already
 		if marked {
-			gate.Abandon()
 			h.exits.Remember(st.created.Pane, e, st.created.ServerPID, st.created.PID)
 		}
 	}
