@@ -107,7 +107,7 @@ func TestCommandCounts(t *testing.T) {
 				t.Fatalf("run_program = %+v, %v", out, err)
 			}
 		}},
-		{"start_program true", 10, 24, func(t *testing.T) {
+		{"start_program true", 10, 18, func(t *testing.T) {
 			out, err := h.StartProgram(ctx, gen.StartProgramInput{Argv: []string{"true"}})
 			if err != nil {
 				t.Fatalf("start_program = %+v, %v", out, err)

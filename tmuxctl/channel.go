@@ -24,6 +24,11 @@ func (c *Client) WaitFor(ctx context.Context, channel string) error {
 	return nil
 }
 
+// Wake is [Client.WaitFor] without its final check that the server still
+// runs (one command less): it returns nil both when channel was signalled
+// and when the server went away, for a caller that asks tmux next anyway.
+func (c *Client) Wake(ctx context.Context, channel string) error { return c.wake(ctx, channel) }
+
 // wake is WaitFor without the final check that the server still runs, for
 // callers that look at the server next anyway: it returns nil both when
 // channel was signalled and when the server went away.
@@ -55,6 +60,9 @@ func (c *Client) Signal(ctx context.Context, channel string) error {
 	_, err := c.command(ctx, "wait-for", "-S", "--", channel)
 	return err
 }
+
+// ServerRuns reports whether a tmux server answers on c's socket.
+func (c *Client) ServerRuns(ctx context.Context) bool { return c.serverAlive(ctx) }
 
 // serverAlive reports whether a tmux server answers on c's socket.
 func (c *Client) serverAlive(ctx context.Context) bool {

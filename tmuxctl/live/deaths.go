@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -81,7 +82,9 @@ func (l *deathListener) run(ctx context.Context) {
 	defer close(l.ended)
 	h := l.hub
 	for {
-		err := h.client.WaitFor(ctx, l.channel)
+		// Wake, not WaitFor: checkDeaths asks tmux next, and finds a server
+		// that went away there.
+		err := h.client.Wake(ctx, l.channel)
 		l.mu.Lock()
 		stopping := l.stopping
 		l.mu.Unlock()
@@ -96,7 +99,14 @@ func (l *deathListener) run(ctx context.Context) {
 			h.mu.Unlock()
 			return
 		}
-		h.checkDeaths()
+		if errors.Is(h.checkDeaths(), tmuxctl.ErrServerGone) {
+			h.mu.Lock()
+			if h.listener == l {
+				h.listener = nil
+			}
+			h.mu.Unlock()
+			return
+		}
 	}
 }
 
@@ -123,18 +133,23 @@ func (l *deathListener) stop(ctx context.Context) {
 
 // checkDeaths looks at every pane once and handles the dead ones that are
 // watched or held.
-func (h *Hub) checkDeaths() {
+// It returns [tmuxctl.ErrServerGone] when no server answers.
+func (h *Hub) checkDeaths() error {
 	ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 	defer cancel()
 	panes, err := h.client.ListPanes(ctx, tmuxctl.PaneScope{})
 	if err != nil {
-		return
+		return err
+	}
+	if len(panes) == 0 && !h.client.ServerRuns(ctx) {
+		return tmuxctl.ErrServerGone
 	}
 	for _, p := range panes {
 		if p.Dead {
 			h.paneDied(p.ID)
 		}
 	}
+	return nil
 }
 
 // deathChannelOwner returns the process id a death channel names.

@@ -427,9 +427,14 @@ func (t *ExitTracker) finish(ctx context.Context, p tmuxctl.PaneID) {
 	// one, so a reap precedes giving up a status — except after a brief
 	// hold, whose waiter (a launch) has just waited for the exit itself,
 	// unless tmux shows the pane dead but not reaped.
-	_, exited, unreaped := t.recordPane(ctx, p)
-	if !exited && (unreaped || !h.brief) && t.ops.Reap(ctx) == nil {
-		_, exited = t.record(ctx, p)
+	// An exit already recorded (by died, just before) is not read again.
+	e, exited := t.recorded(p, 0, h.panePID)
+	if !exited {
+		var unreaped bool
+		e, exited, unreaped = t.recordPane(ctx, p)
+		if !exited && (unreaped || !h.brief) && t.ops.Reap(ctx) == nil {
+			e, exited = t.record(ctx, p)
+		}
 	}
 	if !h.ours {
 		return // another instance holds it and will put it back
@@ -438,11 +443,9 @@ func (t *ExitTracker) finish(ctx context.Context, p tmuxctl.PaneID) {
 	if h.keep || !exited {
 		return
 	}
-	pane, err := t.client.Pane(ctx, p)
-	if err != nil || !pane.Dead || pane.PID != h.panePID {
-		return
-	}
-	closeIfWouldHave(ctx, t.ops, pane)
+	// Closed only if still dead with the same process: KillDeadPane checks
+	// both in tmux itself.
+	closeIfWouldHave(ctx, t.ops, tmuxctl.Pane{ID: p, PID: h.panePID, Dead: true, ExitStatus: e.Status, ExitSignal: e.Signal})
 }
 
 // close releases every hold at once, as at shutdown: user settings come
