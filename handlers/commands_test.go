@@ -107,13 +107,20 @@ func TestCommandCounts(t *testing.T) {
 				t.Fatalf("run_program = %+v, %v", out, err)
 			}
 		}},
-		{"start_program true", 10, 18, func(t *testing.T) {
+		{"start_program sleep", 10, 10, func(t *testing.T) {
+			out, err := h.StartProgram(ctx, gen.StartProgramInput{Argv: []string{"sleep", "100"}})
+			if err != nil {
+				t.Fatalf("start_program = %+v, %v", out, err)
+			}
+		}},
+		// Its exit may be handled during the call or after it.
+		{"start_program true", 18, 18, func(t *testing.T) {
 			out, err := h.StartProgram(ctx, gen.StartProgramInput{Argv: []string{"true"}})
 			if err != nil {
 				t.Fatalf("start_program = %+v, %v", out, err)
 			}
 		}},
-		{"create_session", 5, 5, func(t *testing.T) {
+		{"create_session", 4, 4, func(t *testing.T) {
 			if _, err := h.CreateSession(ctx, gen.CreateSessionInput{}); err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +130,7 @@ func TestCommandCounts(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
-		{"create_window", 5, 5, func(t *testing.T) {
+		{"create_window", 4, 4, func(t *testing.T) {
 			if _, err := h.CreateWindow(ctx, gen.CreateWindowInput{SessionID: "$0", Name: str("w")}); err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +140,7 @@ func TestCommandCounts(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
-		{"split_window", 5, 5, func(t *testing.T) {
+		{"split_window", 4, 4, func(t *testing.T) {
 			if _, err := h.SplitWindow(ctx, gen.SplitWindowInput{PaneID: "%0"}); err != nil {
 				t.Fatal(err)
 			}
@@ -147,17 +154,24 @@ func TestCommandCounts(t *testing.T) {
 	for _, c := range calls {
 		t.Run(c.name, func(t *testing.T) {
 			var log *commandLog
-			h, log, _ = countedHandlers(t)
+			var sock string
+			h, log, sock = countedHandlers(t)
+			during, total := c.during, c.total
+			if strings.HasPrefix(c.name, "create_session") && strings.HasPrefix(tmuxtest.Run(t, sock, "display-message", "-p", "#{version}"), "3.2") {
+				// tmux 3.2a sizes a detached session's window by default-size
+				// only when asked: its value is read and the window resized.
+				during, total = during+2, total+2
+			}
 			c.call(t) // warm
 			log.settle()
 			log.take()
 			c.call(t)
-			during := log.take()
+			sent := log.take()
 			log.settle()
 			after := log.take()
-			t.Logf("%d commands during the call, %d after:%s\n\tafter:%s", len(during), len(after), describe(during), describe(after))
-			if len(during) > c.during || len(during)+len(after) > c.total {
-				t.Errorf("%s sent %d tmux commands during the call and %d after, want at most %d and %d in all", c.name, len(during), len(after), c.during, c.total)
+			t.Logf("%d commands during the call, %d after:%s\n\tafter:%s", len(sent), len(after), describe(sent), describe(after))
+			if len(sent) > during || len(sent)+len(after) > total {
+				t.Errorf("%s sent %d tmux commands during the call and %d after, want at most %d and %d in all", c.name, len(sent), len(after), during, total)
 			}
 		})
 	}
