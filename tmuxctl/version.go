@@ -86,7 +86,7 @@ func (c *Client) atLeast(ctx context.Context, major, minor int) bool {
 // fromServer says which one answered (or failed to).
 func (c *Client) ProbeVersion(ctx context.Context) (v Version, fromServer bool, err error) {
 	if !c.tr.exec.Load() {
-		ctx, cancel := context.WithTimeout(ctx, c.commandTimeout)
+		ctx, cancel := context.WithTimeoutCause(ctx, c.commandTimeout, errNoAnswer)
 		defer cancel()
 		r, err := c.runNative(ctx, []string{"display-message", "-p", "#{version}"}, nil)
 		var surprise *imsg.SurpriseError
@@ -97,8 +97,10 @@ func (c *Client) ProbeVersion(ctx context.Context) (v Version, fromServer bool, 
 			}
 		case errors.As(err, &surprise):
 			c.fallBack(err) // as any command would; this one is harmless to repeat
+		case context.Cause(ctx) == errNoAnswer:
+			return Version{}, true, fmt.Errorf("asking the tmux server its version: tmux did not answer within %v (is the tmux server stopped or overloaded?)", c.commandTimeout)
 		case ctx.Err() != nil:
-			return Version{}, true, fmt.Errorf("asking the tmux server its version: %w", context.Cause(ctx))
+			return Version{}, true, fmt.Errorf("asking the tmux server its version: %w", ctx.Err())
 		}
 	}
 	v, err = c.Version(ctx)
