@@ -156,6 +156,78 @@ func BenchmarkStartup(b *testing.B) {
 	b.ReportMetric(0, "ns/op")
 }
 
+// BenchmarkStartupPhases measures, from process start, the initialize
+// reply (what BenchmarkStartup measures), the tools/list reply sent right
+// after it (the tools are added while initialize is answered) and the first
+// tool call's reply; and, for the floor, a trivial Go program that answers
+// one line with one line.
+func BenchmarkStartupPhases(b *testing.B) {
+	sock := tmuxtest.Server(b)
+	if _, err := buildBinary(); err != nil {
+		b.Fatal(err)
+	}
+	floor, err := buildFloor()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var initialized, listed, called, trivial []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		c := launchMCP(b, sock, "")
+		initialized = append(initialized, time.Since(t0))
+		if _, err := c.Call("tools/list", map[string]any{}, replyBound); err != nil {
+			b.Fatal(err)
+		}
+		listed = append(listed, time.Since(t0))
+		c.mustTool(b, "list_panes", map[string]any{})
+		called = append(called, time.Since(t0))
+		c.CloseInput()
+		c.AwaitExit(replyBound)
+
+		cmd := exec.Command(floor)
+		in, _ := cmd.StdinPipe()
+		out, _ := cmd.StdoutPipe()
+		t0 = time.Now()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		fmt.Fprintln(in, "{}")
+		if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+			b.Fatal(err)
+		}
+		trivial = append(trivial, time.Since(t0))
+		in.Close()
+		cmd.Wait()
+	}
+	b.ReportMetric(ms(median(initialized)), "median-ms-to-initialize")
+	b.ReportMetric(ms(median(listed)), "median-ms-to-tools/list")
+	b.ReportMetric(ms(median(called)), "median-ms-to-first-call")
+	b.ReportMetric(ms(median(trivial)), "median-ms-trivial-go-process")
+	b.ReportMetric(0, "ns/op")
+}
+
+// buildFloor builds a Go program that reads one line and answers one:
+// the floor under any Go server's start.
+var buildFloor = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "tmux-mcp-test-floor-")
+	if err != nil {
+		return "", err
+	}
+	src := "package main\n\nimport (\n\t\"bufio\"\n\t\"os\"\n)\n\nfunc main() {\n\tr := bufio.NewReader(os.Stdin)\n\tr.ReadString('\\n')\n\tos.Stdout.WriteString(\"{}\\n\")\n\tr.ReadString('\\n')\n}\n"
+	for name, text := range map[string]string{"go.mod": "module floor\n", "main.go": src} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			return "", err
+		}
+	}
+	bin := filepath.Join(dir, "floor")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v: %s", err, out)
+	}
+	return bin, nil
+})
+
 // BenchmarkConcurrentWaits starts 64 waits on 64 panes, then makes every
 // pane print, and reports how long until all 64 answered.
 func BenchmarkConcurrentWaits(b *testing.B) {

@@ -218,16 +218,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	client := tmuxctl.New(tmuxctl.Config{Binary: cfg.tmuxBin, SocketName: cfg.socketName, SocketPath: cfg.socketPath, TmuxClient: cfg.tmuxClient})
 
 	ctx := context.Background()
-	tmuxVersion := "unknown"
-	if v, err := client.Version(ctx); err != nil {
-		fmt.Fprintf(stderr, "tmux-mcp: warning: %v; tools will fail until tmux is installed\n", err)
-	} else {
-		tmuxVersion = v.String()
-		if !v.AtLeast(3, 2) {
-			fmt.Fprintf(stderr, "tmux-mcp: warning: tmux %s is older than 3.2a, the oldest supported\n", v)
-		}
-	}
-	fmt.Fprintf(stderr, "tmux-mcp %s: socket %s, tmux %s, client %s, safety %s\n", version, client.Describe(), tmuxVersion, client.Transport(), tools.TierName(tier))
+	// The start-up line waits for tmux's version; serving does not: a
+	// client's initialize is answered meanwhile.
+	announceCtx, stopAnnouncing := context.WithCancel(ctx)
+	announced := make(chan struct{})
+	go func() {
+		defer close(announced)
+		announce(announceCtx, client, tier, stderr)
+	}()
+	defer func() {
+		stopAnnouncing()
+		<-announced
+	}()
 
 	// SIGHUP (the terminal or client went away) ends the server like
 	// SIGTERM and SIGINT, and like EOF: waits answer cancelled, other calls
@@ -288,6 +290,29 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// announce prints the start-up line: the socket, the tmux it talks to (the
+// running server's version, else the binary's), the client and the safety
+// tier, after any warning about that tmux.
+func announce(ctx context.Context, client *tmuxctl.Client, tier tools.Class, stderr io.Writer) {
+	tmuxVersion := "unknown"
+	switch v, fromServer, err := client.ProbeVersion(ctx); {
+	case err == nil:
+		tmuxVersion = v.String() + " (binary; no server yet)"
+		if fromServer {
+			tmuxVersion = v.String() + " (server)"
+		}
+		if !v.AtLeast(3, 2) {
+			fmt.Fprintf(stderr, "tmux-mcp: warning: tmux %s is older than 3.2a, the oldest supported\n", v)
+		}
+	case ctx.Err() != nil: // serving ended first
+	case fromServer:
+		fmt.Fprintf(stderr, "tmux-mcp: warning: %v\n", err)
+	default:
+		fmt.Fprintf(stderr, "tmux-mcp: warning: %v; tools will fail until tmux is installed\n", err)
+	}
+	fmt.Fprintf(stderr, "tmux-mcp %s: socket %s, tmux %s, client %s, safety %s\n", version, client.Describe(), tmuxVersion, client.Transport(), tools.TierName(tier))
 }
 
 // serveOptions are what [serve] wires together.

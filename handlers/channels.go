@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
@@ -18,7 +19,9 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
-var channelName = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
+// channelName is compiled on first use: a counted repetition this long
+// takes a fraction of a millisecond, which every start would otherwise pay.
+var channelName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`) })
 
 // WaitForChannel blocks until a tmux wait-for channel is signalled, the
 // clamped timeout passes, or the call is cancelled. Only a real signal is a
@@ -79,7 +82,7 @@ func (h *Handlers) SignalChannel(ctx context.Context, in gen.SignalChannelInput)
 // channelClient checks a channel name and picks the tmux client for a
 // socket_name argument (nil: the configured socket).
 func (h *Handlers) channelClient(channel string, socketName any) (*tmuxctl.Client, error) {
-	if !channelName.MatchString(channel) {
+	if !channelName().MatchString(channel) {
 		return nil, wording.BadChannel(channel)
 	}
 	switch name := socketName.(type) {

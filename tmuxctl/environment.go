@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // An EnvVar is one entry of a tmux environment: a value, or a name marked
@@ -18,7 +19,9 @@ type EnvVar struct {
 }
 
 // EnvName is what tmux-mcp accepts as an environment variable name.
-var EnvName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,255}$`)
+// Compiled on first use: a counted repetition this long takes most of a
+// millisecond, which every start would otherwise pay.
+var EnvName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,255}$`) })
 
 func envArgs(session SessionID) []string {
 	if session == "" {
@@ -42,7 +45,7 @@ func (c *Client) Environment(ctx context.Context, session SessionID) ([]EnvVar, 
 		if !ok && !strings.HasPrefix(line, "-") {
 			continue
 		}
-		if EnvName.MatchString(name) && !seen[name] {
+		if EnvName().MatchString(name) && !seen[name] {
 			seen[name] = true
 			names = append(names, name)
 		}

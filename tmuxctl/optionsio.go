@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // An OptionScope is which of tmux's option trees a call reads or writes.
@@ -52,7 +53,10 @@ type Option struct {
 
 // OptionName is what tmux-mcp accepts as an option name: tmux's own names,
 // user options (@name) and one element of an array option (name[N]).
-var OptionName = regexp.MustCompile(`^@?[A-Za-z0-9_-]{1,128}(\[[0-9]{1,6}\])?$`)
+// Compiled on first use, as [EnvName] is.
+var OptionName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^@?[A-Za-z0-9_-]{1,128}(\[[0-9]{1,6}\])?$`)
+})
 
 // ShowOptions returns every option set at t — with inherited, also those
 // t inherits from its parents — each with its exact value.

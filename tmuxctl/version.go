@@ -2,9 +2,12 @@ package tmuxctl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/internal/imsg"
 )
 
 // A Version is a tmux release, e.g. 3.3a is {3, 3, "a"}.
@@ -74,4 +77,32 @@ func (c *Client) atLeast(ctx context.Context, major, minor int) bool {
 		c.version, c.versionErr = c.Version(ctx)
 	})
 	return c.versionErr != nil || c.version.AtLeast(major, minor)
+}
+
+// ProbeVersion says which tmux c talks to, for the start-up line, starting
+// no process when it can: the running server's version, asked natively
+// (display-message, about 0.2 ms); with no server, or with the exec client,
+// the binary's (tmux -V, which needs no server and starts none).
+// fromServer says which one answered (or failed to).
+func (c *Client) ProbeVersion(ctx context.Context) (v Version, fromServer bool, err error) {
+	if !c.tr.exec.Load() {
+		ctx, cancel := context.WithTimeoutCause(ctx, c.commandTimeout, errNoAnswer)
+		defer cancel()
+		r, err := c.runNative(ctx, []string{"display-message", "-p", "#{version}"}, nil)
+		var surprise *imsg.SurpriseError
+		switch {
+		case err == nil && r.status == 0:
+			if v, err := ParseVersion("tmux " + strings.TrimSpace(string(r.stdout))); err == nil {
+				return v, true, nil
+			}
+		case errors.As(err, &surprise):
+			c.fallBack(err) // as any command would; this one is harmless to repeat
+		case context.Cause(ctx) == errNoAnswer:
+			return Version{}, true, fmt.Errorf("asking the tmux server its version: tmux did not answer within %v (is the tmux server stopped or overloaded?)", c.commandTimeout)
+		case ctx.Err() != nil:
+			return Version{}, true, fmt.Errorf("asking the tmux server its version: %w", ctx.Err())
+		}
+	}
+	v, err = c.Version(ctx)
+	return v, false, err
 }

@@ -11,13 +11,27 @@ import (
 // it catch that. Each of configure sets more options (the prompts' and
 // resources' handlers).
 func NewServer(version string, h *handlers.Handlers, tier Class, sel Selection, configure ...func(*mcp.ServerOptions)) *mcp.Server {
-	opts := &mcp.ServerOptions{Instructions: Instructions}
+	s, add := NewServerLater(version, h, tier, sel, configure...)
+	add()
+	return s
+}
+
+// NewServerLater is [NewServer] with the tools still to add: see
+// [RegisterLater]. What the server announces in its initialize reply does
+// not depend on when they are added: the tools capability is set here,
+// without listChanged, since the list never changes while the server runs
+// (and the SDK would otherwise notify a client that connected before the
+// tools were added).
+func NewServerLater(version string, h *handlers.Handlers, tier Class, sel Selection, configure ...func(*mcp.ServerOptions)) (*mcp.Server, func()) {
+	opts := &mcp.ServerOptions{Instructions: Instructions, Capabilities: &mcp.ServerCapabilities{
+		Logging: &mcp.LoggingCapabilities{}, // the SDK's default, kept
+		Tools:   &mcp.ToolCapabilities{},
+	}}
 	for _, c := range configure {
 		c(opts)
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "tmux-mcp", Title: "tmux", Version: version}, opts)
-	Register(s, h, tier, sel)
-	return s
+	return s, RegisterLater(s, h, tier, sel)
 }
 
 // Instructions is the server's routing guide: clients that load tool

@@ -167,8 +167,20 @@ func (t Tool) MCP() *mcp.Tool {
 // result naming the flag that would offer it, rather than the bare
 // "unknown tool" the SDK would give.
 func Register(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selection) {
+	RegisterLater(s, h, tier, sel)()
+}
+
+// RegisterLater is [Register] in two steps. At once it checks the
+// catalogue (panicking as Register does) and sets up the refusal of the
+// tools not offered and the read tools call_read_tools_batch calls; the
+// function it returns adds the offered tools to s. Adding them is most of
+// a start's work (go-sdk parses and resolves both schemas of each tool as
+// it is added), so a server can answer initialize while it runs, as long
+// as it holds every other request until it has returned.
+func RegisterLater(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selection) (add func()) {
 	seen := map[string]bool{}
 	refused := map[string]string{}
+	var offered []Tool
 	for _, t := range Catalogue {
 		if seen[t.Name] || t.bind.register == nil || t.Toolset == 0 {
 			panic("tools: duplicate, unbound or toolset-less tool " + t.Name)
@@ -178,10 +190,19 @@ func Register(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selection) {
 			refused[t.Name] = msg
 			continue
 		}
-		t.bind.register(s, t.MCP(), h)
+		offered = append(offered, t)
 	}
 	h.SetReadTools(readTools(h))
 	s.AddReceivingMiddleware(refuseUnoffered(refused), nullArgumentsAsEmpty, shortenErrors)
+	return func() {
+		for _, t := range offered {
+			t.bind.register(s, t.MCP(), h)
+			// A goroutine that became runnable meanwhile (the one
+			// answering initialize, on a busy machine) gets the CPU now
+			// rather than at the next preemption, up to 10 ms later.
+			runtime.Gosched()
+		}
+	}
 }
 
 // refusal is why a call to t is refused, or "" if t is served.

@@ -3,6 +3,9 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,8 +37,10 @@ type Options struct {
 type Server struct {
 	MCP *mcp.Server
 
-	hub       *live.Hub
-	resources *resources.Resources // its subscriptions end before the hub closes
+	hub *live.Hub
+	// toolsAdded is closed once every offered tool is registered.
+	toolsAdded chan struct{}
+	resources  *resources.Resources // its subscriptions end before the hub closes
 	// endWaits ends the handlers' shutdown context: every wait (and every
 	// call with a time budget) ends at once as cancelled.
 	endWaits context.CancelFunc
@@ -49,14 +54,21 @@ type Server struct {
 	closeOnce   sync.Once
 }
 
+// startupGCPercent is the GOGC while the tools are added (see New).
+const startupGCPercent = 400
+
 // callsBound is how long Close waits for cancelled calls to return before
 // it closes the hub under them. A cancelled call returns at once (its tmux
 // child is killed); this only stops one that ignores its context from
 // holding the process.
 const callsBound = 5 * time.Second
 
-// New builds the server. The hub it starts holds nothing in tmux until a
-// tool watches a pane; Close puts back whatever it did set.
+// New builds the server and returns at once, ready to answer initialize:
+// the two slow parts of a start run meanwhile, and every other request is
+// held until both are done (see [Server.held]). They are the tools'
+// registration (go-sdk parses and resolves each tool's schemas) and the
+// hub's sweep of what dead instances left in tmux. The hub holds nothing
+// in tmux until a tool watches a pane; Close puts back whatever it did set.
 func New(o Options) (*Server, error) {
 	liveOpts := o.Live
 	liveOpts.ReadOnly = o.Tier == tools.ReadOnly
@@ -68,12 +80,63 @@ func New(o Options) (*Server, error) {
 	calls, cancelCalls := context.WithCancel(context.Background())
 	h := handlers.New(shutdown, o.Tmux, hub, o.Limits)
 	res, pr := resources.New(o.Tmux, hub), prompts.New(o.Tmux)
-	s := &Server{MCP: tools.NewServer(o.Version, h, o.Tier, o.Tools, res.Configure, pr.Configure), hub: hub,
+	mcpServer, addTools := tools.NewServerLater(o.Version, h, o.Tier, o.Tools, res.Configure, pr.Configure)
+	s := &Server{MCP: mcpServer, hub: hub, toolsAdded: make(chan struct{}),
 		resources: res, endWaits: endWaits, calls: calls, cancelCalls: cancelCalls}
 	res.Register(s.MCP)
 	pr.Register(s.MCP)
+	s.MCP.AddReceivingMiddleware(s.held)
 	s.MCP.AddReceivingMiddleware(s.cancellable)
+	go func() {
+		defer close(s.toolsAdded)
+		// Adding the tools allocates about 16 MB that is garbage at once
+		// (go-sdk parses each schema twice over); with the default GOGC
+		// the small start-up heap makes that six collections, about a
+		// third of the time to the first tools/list on a busy machine
+		// (BenchmarkStartupPhases). A higher ratio meanwhile bounds the
+		// heap at about what is allocated; the caller's is put back.
+		defer debug.SetGCPercent(debug.SetGCPercent(startupGCPercent))
+		addTools()
+	}()
 	return s, nil
+}
+
+// held holds every request but the handshake (initialize, ping, discover)
+// and notifications until the server is ready for it: every tool added,
+// so tools/list is whole and tools/call finds its tool, and the hub's
+// start-up sweep done, so no call sees or meets what a dead instance left
+// in tmux (a stale pipe, a held remain-on-exit, a buffer). Notifications
+// are never held: go-sdk handles them in order on the connection's reader,
+// so holding one would hold everything behind it (ping, a cancellation).
+// A request cancelled while held answers as a call cut short does.
+func (s *Server) held(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch {
+		case method == "initialize", method == "ping", method == "server/discover",
+			strings.HasPrefix(method, "notifications/"):
+		default:
+			if err := s.ready(ctx); err != nil {
+				if method == "tools/call" {
+					return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+				}
+				return nil, err
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// ready waits until the tools are added and the hub has swept, or for ctx.
+func (s *Server) ready(ctx context.Context) error {
+	select {
+	case <-s.toolsAdded:
+	case <-ctx.Done():
+		return fmt.Errorf("cancelled while tmux-mcp was starting: %w", ctx.Err())
+	}
+	if err := s.hub.Ready(ctx); err != nil {
+		return fmt.Errorf("cancelled while tmux-mcp was clearing what stopped instances left in tmux: %w", err)
+	}
+	return nil
 }
 
 var errClosing = errors.New("tmux-mcp is shutting down")
@@ -131,6 +194,7 @@ func (s *Server) Close() {
 			// A call ignoring its context: its watcher above ends
 			// with it, and the process does not wait for either.
 		}
+		<-s.toolsAdded // CPU work only, done in milliseconds
 		s.resources.Close()
 		s.hub.Close()
 	})

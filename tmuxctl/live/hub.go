@@ -145,6 +145,11 @@ func (h *Hub) goFunc(f func()) (started bool) {
 	return true
 }
 
+// Ready waits for the start-up sweep (done, or given up after
+// sweepTimeout), or for ctx: a server holds its tool calls on it, so no
+// call sees or meets what a dead instance left.
+func (h *Hub) Ready(ctx context.Context) error { return h.ready(ctx) }
+
 // ready waits for the start-up sweep.
 func (h *Hub) ready(ctx context.Context) error {
 	select {
