@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdkjson "github.com/segmentio/encoding/json"
 	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/schemas"
 )
@@ -53,7 +55,7 @@ func arguments[In any](schema *jsonschema.Resolved, args json.RawMessage) (In, *
 	m := map[string]any{}
 	if len(args) > 0 {
 		if err := json.Unmarshal(args, &m); err != nil {
-			return in, &argsError{"unmarshaling arguments: ", err, true}
+			return in, &argsError{"unmarshaling arguments: ", sdkDecodeError(args, err), true}
 		}
 	}
 	var v any = m
@@ -71,6 +73,19 @@ func arguments[In any](schema *jsonschema.Resolved, args json.RawMessage) (In, *
 		return in, &argsError{"", err, false}
 	}
 	return in, nil
+}
+
+// sdkDecodeError is the error go-sdk's decoder gives for arguments that
+// are not an object (an array, a string), in its words, which differ from
+// encoding/json's; err when it takes them after all.
+func sdkDecodeError(args json.RawMessage, err error) error {
+	d := sdkjson.NewDecoder(bytes.NewReader(args))
+	d.DontMatchCaseInsensitiveStructFields()
+	var m map[string]any
+	if sdkErr := d.Decode(&m); sdkErr != nil {
+		return sdkErr
+	}
+	return err
 }
 
 // An argsError is arguments refused at one step of [arguments].
