@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os/exec"
 	"sync"
 	"testing"
 	"time"
@@ -15,7 +16,20 @@ import (
 
 var benchClients = []struct{ name, flag string }{{"native", "native"}, {"exec", "exec"}}
 
-// benchTool measures one tool call's median round trip on each client.
+// timed runs call once per b.Loop and reports the median round trip.
+func timed(b *testing.B, call func()) {
+	var rtt []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		call()
+		rtt = append(rtt, time.Since(t0))
+	}
+	b.ReportMetric(ms(median(rtt)), "median-ms")
+	b.ReportMetric(0, "ns/op")
+}
+
+// benchTool measures one tool call's median round trip on each client;
+// after, when set, runs untimed after each call.
 func benchTool(b *testing.B, name string, args func(sock string) map[string]any, after func(*mcpServer, map[string]any)) {
 	for _, cl := range benchClients {
 		b.Run(cl.name, func(b *testing.B) {
@@ -38,26 +52,77 @@ func benchTool(b *testing.B, name string, args func(sock string) map[string]any,
 	}
 }
 
-func pane0(string) map[string]any { return map[string]any{"paneId": "%0"} }
-
+func pane0(string) map[string]any            { return map[string]any{"paneId": "%0"} }
+func noArgs(string) map[string]any           { return map[string]any{} }
 func BenchmarkToolGetPaneInfo(b *testing.B)  { benchTool(b, "get_pane_info", pane0, nil) }
 func BenchmarkToolCapturePane(b *testing.B)  { benchTool(b, "capture_pane", pane0, nil) }
 func BenchmarkToolSnapshotPane(b *testing.B) { benchTool(b, "snapshot_pane", pane0, nil) }
-func BenchmarkToolListSessions(b *testing.B) {
-	benchTool(b, "list_sessions", func(string) map[string]any { return map[string]any{} }, nil)
-}
-func BenchmarkToolListPanes(b *testing.B) {
-	benchTool(b, "list_panes", func(string) map[string]any { return map[string]any{} }, nil)
-}
+func BenchmarkToolListSessions(b *testing.B) { benchTool(b, "list_sessions", noArgs, nil) }
+func BenchmarkToolListPanes(b *testing.B)    { benchTool(b, "list_panes", noArgs, nil) }
 
 // BenchmarkToolCreateSession times create_session alone (with the default
 // shell: an argv would add --start-grace to every call); the session is
 // killed after each timed call.
 func BenchmarkToolCreateSession(b *testing.B) {
-	benchTool(b, "create_session", func(string) map[string]any { return map[string]any{} },
-		func(c *mcpServer, out map[string]any) {
-			c.mustTool(b, "kill_session", map[string]any{"sessionId": out["sessionId"], "force": true})
-		})
+	benchTool(b, "create_session", noArgs, func(c *mcpServer, out map[string]any) {
+		c.mustTool(b, "kill_session", map[string]any{"sessionId": out["sessionId"], "force": true})
+	})
+}
+
+// bareArgv is the bare command the read tools are set beside: one
+// list-panes of the whole server, as tmuxctl's own bare benchmarks send.
+var bareArgv = []string{"list-panes", "-a", "-F", "#{pane_id} #{pane_pid} #{pane_current_command}"}
+
+// readTargets are the read tools issue 19's targets name, with arguments.
+var readTargets = []struct {
+	name string
+	args map[string]any
+}{
+	{"list_sessions", map[string]any{}},
+	{"list_panes", map[string]any{}},
+	{"get_pane_info", map[string]any{"paneId": "%0"}},
+	{"capture_pane", map[string]any{"paneId": "%0"}},
+	{"snapshot_pane", map[string]any{"paneId": "%0"}},
+}
+
+// BenchmarkReadToolTargets reads issue 19's read-tool targets off one run:
+// each read tool (native client) against one bare native command and one
+// spawned tmux, interleaved round by round so that a machine's load
+// changing during the run moves all of them alike. It reports, per tool,
+// its median minus the bare native median (target: at most 0.3 ms) and its
+// median over the spawned one (target: at most 0.25), and logs them as a
+// table.
+func BenchmarkReadToolTargets(b *testing.B) {
+	sock := tmuxtest.Server(b)
+	c := launchMCP(b, sock, "", "--tmux-client", "native", "--toolsets", "all")
+	var native, spawned []time.Duration
+	tools := make([][]time.Duration, len(readTargets))
+	for b.Loop() {
+		t0 := time.Now()
+		tmuxtest.RunNative(b, sock, bareArgv...)
+		native = append(native, time.Since(t0))
+		t0 = time.Now()
+		if err := exec.Command(tmuxtest.Binary(), append([]string{"-u", "-S", sock}, bareArgv...)...).Run(); err != nil {
+			b.Fatal(err)
+		}
+		spawned = append(spawned, time.Since(t0))
+		for i, t := range readTargets {
+			t0 := time.Now()
+			c.mustTool(b, t.name, t.args)
+			tools[i] = append(tools[i], time.Since(t0))
+		}
+	}
+	bare, exe := median(native), median(spawned)
+	b.ReportMetric(ms(bare), "bare-native-ms")
+	b.ReportMetric(ms(exe), "bare-exec-ms")
+	b.Logf("%-14s %9s %11s %9s   (bare native %.3f ms, spawned %.3f ms, %d rounds)", "tool", "median-ms", "minus-bare", "x-exec", ms(bare), ms(exe), len(native))
+	for i, t := range readTargets {
+		m := median(tools[i])
+		b.ReportMetric(ms(m-bare), t.name+"-minus-bare-ms")
+		b.ReportMetric(float64(m)/float64(exe), t.name+"-x-exec")
+		b.Logf("%-14s %9.3f %11.3f %9.2f", t.name, ms(m), ms(m-bare), float64(m)/float64(exe))
+	}
+	b.ReportMetric(0, "ns/op")
 }
 
 // BenchmarkToolConcurrentGetPaneInfo makes 16 get_pane_info calls at once
@@ -72,11 +137,7 @@ func BenchmarkToolConcurrentGetPaneInfo(b *testing.B) {
 			for b.Loop() {
 				var wg sync.WaitGroup
 				for range 16 {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						c.mustTool(b, "get_pane_info", map[string]any{"paneId": "%0"})
-					}()
+					wg.Go(func() { c.mustTool(b, "get_pane_info", map[string]any{"paneId": "%0"}) })
 				}
 				wg.Wait()
 				calls += 16

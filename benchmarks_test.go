@@ -107,35 +107,16 @@ func BenchmarkWaitWakeup(b *testing.B) {
 	b.ReportMetric(0, "ns/op")
 }
 
-// BenchmarkListPanes measures a read tool's round trip.
-func BenchmarkListPanes(b *testing.B) {
-	sock := tmuxtest.Server(b)
-	c := launchMCP(b, sock, "")
-	var rtt []time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		c.mustTool(b, "list_panes", map[string]any{})
-		rtt = append(rtt, time.Since(t0))
-	}
-	b.ReportMetric(ms(median(rtt)), "median-ms")
-	b.ReportMetric(0, "ns/op")
-}
-
 // BenchmarkBareTmux measures a bare spawned tmux client round trip (a Go
 // exec of `tmux list-panes -a`): the floor under every tool call, since
 // every tmux command is such a client.
 func BenchmarkBareTmux(b *testing.B) {
 	sock := tmuxtest.Server(b)
-	var rtt []time.Duration
-	for b.Loop() {
-		t0 := time.Now()
+	timed(b, func() {
 		if err := exec.Command(tmuxtest.Binary(), "-S", sock, "list-panes", "-a").Run(); err != nil {
 			b.Fatal(err)
 		}
-		rtt = append(rtt, time.Since(t0))
-	}
-	b.ReportMetric(ms(median(rtt)), "median-ms")
-	b.ReportMetric(0, "ns/op")
+	})
 }
 
 // BenchmarkStartup measures process start to the initialize reply.
@@ -336,17 +317,11 @@ func BenchmarkRunShellCommandTrue(b *testing.B) {
 	tmuxtest.Run(b, sock, "new-window", "-t", "main:", "bash", "--norc", "--noprofile", "-i")
 	c := launchMCP(b, sock, "")
 	c.mustTool(b, "run_shell_command", map[string]any{"paneId": "%1", "command": "true"}) // warm up the stream
-	var rtt []time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		out := c.mustTool(b, "run_shell_command", map[string]any{"paneId": "%1", "command": "true"})
-		rtt = append(rtt, time.Since(t0))
-		if out["outcome"] != "completed" {
+	timed(b, func() {
+		if out := c.mustTool(b, "run_shell_command", map[string]any{"paneId": "%1", "command": "true"}); out["outcome"] != "completed" {
 			b.Fatalf("outcome %v", out["outcome"])
 		}
-	}
-	b.ReportMetric(ms(median(rtt)), "median-ms")
-	b.ReportMetric(0, "ns/op")
+	})
 }
 
 // BenchmarkRunProgramTrue measures run_program of /bin/true end to end:
@@ -354,17 +329,11 @@ func BenchmarkRunShellCommandTrue(b *testing.B) {
 func BenchmarkRunProgramTrue(b *testing.B) {
 	sock := tmuxtest.Server(b)
 	c := launchMCP(b, sock, "")
-	var rtt []time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		out := c.mustTool(b, "run_program", map[string]any{"argv": []string{"/bin/true"}})
-		rtt = append(rtt, time.Since(t0))
-		if out["outcome"] != "completed" {
+	timed(b, func() {
+		if out := c.mustTool(b, "run_program", map[string]any{"argv": []string{"/bin/true"}}); out["outcome"] != "completed" {
 			b.Fatalf("outcome %v", out["outcome"])
 		}
-	}
-	b.ReportMetric(ms(median(rtt)), "median-ms")
-	b.ReportMetric(0, "ns/op")
+	})
 }
 
 // BenchmarkWaitForExitNotice measures the time from a program's last

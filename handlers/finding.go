@@ -81,7 +81,7 @@ func (h *Handlers) ListPanes(ctx context.Context, in gen.ListPanesInput) (gen.Li
 	if err != nil {
 		return gen.ListPanesOutput{}, h.explain(ctx, err)
 	}
-	own := h.self(ctx)
+	own, inTmux := h.tmux.Self() // a listed pane's id says whether it is ours
 	out := gen.ListPanesOutput{Panes: make([]gen.PaneView, len(panes))}
 	for i, p := range panes {
 		out.Panes[i] = gen.PaneView{
@@ -105,7 +105,7 @@ func (h *Handlers) ListPanes(ctx context.Context, in gen.ListPanesInput) (gen.Li
 			ExitStatus:  p.ExitStatus,
 			ExitSignal:  p.ExitSignal,
 			InMode:      p.InMode,
-			Own:         own.ok && own.pane.ID == p.ID,
+			Own:         inTmux && own == p.ID,
 		}
 	}
 	return out, nil

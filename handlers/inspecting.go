@@ -140,7 +140,7 @@ func (h *Handlers) GetPaneInfo(ctx context.Context, in gen.GetPaneInfoInput) (ge
 	if err != nil {
 		return gen.GetPaneInfoOutput{}, h.explain(ctx, err)
 	}
-	own := h.self(ctx)
+	own, inTmux := h.tmux.Self() // p exists, so its id says whether it is ours
 	return gen.GetPaneInfoOutput{
 		PaneID:          string(p.ID),
 		Index:           p.Index,
@@ -168,7 +168,7 @@ func (h *Handlers) GetPaneInfo(ctx context.Context, in gen.GetPaneInfoInput) (ge
 		Dead:            p.Dead,
 		ExitStatus:      p.ExitStatus,
 		ExitSignal:      p.ExitSignal,
-		Own:             own.ok && own.pane.ID == p.ID,
+		Own:             inTmux && own == p.ID,
 	}, nil
 }
 

@@ -127,7 +127,13 @@ func describeSent(items []tmuxctl.KeyItem) string {
 // newest lines within the line and byte limits and reporting what it cut.
 func (h *Handlers) CapturePane(ctx context.Context, in gen.CapturePaneInput) (gen.CapturePaneOutput, error) {
 	id := tmuxctl.PaneID(in.PaneID)
-	p, err := h.tmux.Pane(ctx, id)
+	// One tmux command list reads the pane and its rows.
+	p, lines, err := h.tmux.CaptureWithPane(ctx, id, tmuxctl.CaptureOptions{
+		Start:       in.Start,
+		End:         in.End,
+		JoinWrapped: in.JoinWrapped,
+		Escapes:     in.Escapes,
+	})
 	if err != nil {
 		return gen.CapturePaneOutput{}, h.explain(ctx, err)
 	}
@@ -138,15 +144,6 @@ func (h *Handlers) CapturePane(ctx context.Context, in gen.CapturePaneInput) (ge
 	end, endClamped := clampRow(in.End, first, last)
 	if start != nil && end != nil && *start > *end {
 		return gen.CapturePaneOutput{}, wording.RowsReversed(*start, *end, first, last, id)
-	}
-	lines, err := h.tmux.Capture(ctx, id, tmuxctl.CaptureOptions{
-		Start:       start,
-		End:         end,
-		JoinWrapped: in.JoinWrapped,
-		Escapes:     in.Escapes,
-	})
-	if err != nil {
-		return gen.CapturePaneOutput{}, h.explain(ctx, err)
 	}
 	lines = clip.TrimBlankTail(lines)
 	kept := clip.Newest(lines, h.limits.lines(in.MaxLines), h.limits.MaxBytes)

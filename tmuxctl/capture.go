@@ -2,6 +2,7 @@ package tmuxctl
 
 import (
 	"context"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -17,14 +18,48 @@ type CaptureOptions struct {
 
 // Capture returns the rows of pane p selected by o, one string per row.
 func (c *Client) Capture(ctx context.Context, p PaneID, o CaptureOptions) ([]string, error) {
+	out, err := c.command(ctx, captureArgs(p, o)...)
+	if err != nil {
+		return nil, err
+	}
+	return captureLines(out, o), nil
+}
+
+// CaptureWithPane reads pane p and the rows of it o selects in one tmux
+// command list, so that the pane's size and history describe the rows
+// returned. tmux moves rows outside the pane's history and screen to the
+// nearest edge; the pane tells the caller where those edges are.
+func (c *Client) CaptureWithPane(ctx context.Context, p PaneID, o CaptureOptions) (Pane, []string, error) {
+	spec, fieldSep, rowSep := paneFormat.layout()
+	// tmux stops a command list at the first command that fails, so a
+	// missing pane fails list-panes and nothing is captured.
+	out, err := c.commands(ctx,
+		append([]string{"list-panes", "-F", spec, "-t", string(p)}, paneFilter(p)...),
+		captureArgs(p, o),
+	)
+	if err != nil {
+		return Pane{}, nil, err
+	}
+	row, screen, ok := strings.Cut(out, rowSep)
+	if !ok {
+		return Pane{}, nil, &NotFoundError{Kind: "pane", ID: string(p)}
+	}
+	rows, err := c.parsePrinted(ctx, paneFormat, row+rowSep, fieldSep, rowSep)
+	if err != nil {
+		return Pane{}, nil, err
+	}
+	return paneFrom(rows[0]), captureLines(screen, o), nil
+}
+
+func captureArgs(p PaneID, o CaptureOptions) []string {
 	argv := []string{"capture-pane", "-p", "-t", string(p)}
 	if o.History {
 		argv = append(argv, "-S", "-")
 	} else if o.Start != nil {
-		argv = append(argv, "-S", strconv.Itoa(*o.Start))
+		argv = append(argv, "-S", captureRow(*o.Start))
 	}
 	if o.End != nil {
-		argv = append(argv, "-E", strconv.Itoa(*o.End))
+		argv = append(argv, "-E", captureRow(*o.End))
 	}
 	if o.JoinWrapped {
 		argv = append(argv, "-J")
@@ -32,13 +67,21 @@ func (c *Client) Capture(ctx context.Context, p PaneID, o CaptureOptions) ([]str
 	if o.Escapes {
 		argv = append(argv, "-e")
 	}
-	out, err := c.command(ctx, argv...)
-	if err != nil {
-		return nil, err
-	}
+	return argv
+}
+
+// captureRow writes a row for -S or -E within the range tmux parses
+// (INT_MIN+1 to SHRT_MAX, cmd-capture-pane.c): past it, tmux would read
+// -S as the screen's top row rather than the nearest edge. No pane has
+// that many rows, so the row means the same edge either way.
+func captureRow(n int) string {
+	return strconv.Itoa(min(max(n, math.MinInt32+1), math.MaxInt16))
+}
+
+func captureLines(out string, o CaptureOptions) []string {
 	out = strings.TrimSuffix(out, "\n")
 	if out == "" {
-		return nil, nil
+		return nil
 	}
 	lines := strings.Split(out, "\n")
 	if o.JoinWrapped {
@@ -48,5 +91,5 @@ func (c *Client) Capture(ctx context.Context, p PaneID, o CaptureOptions) ([]str
 			lines[i] = strings.TrimRight(l, " ")
 		}
 	}
-	return lines, nil
+	return lines
 }

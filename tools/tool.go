@@ -98,54 +98,22 @@ type binder struct {
 	direct   directCaller // the handler called outside tools/call (call_read_tools_batch)
 }
 
-// bind adapts a handler method to the SDK's typed AddTool. The SDK checks
-// the arguments against the input schema before the method runs and the
-// result against the output schema after it returns; a returned error
-// becomes an isError result with text only.
+// bind adapts a handler method to a tools/call handler that does what
+// go-sdk's typed AddTool would (see [call]): the arguments are checked
+// against the input schema before the method runs and the result against
+// the output schema after it returns; a returned error becomes an isError
+// result with text only.
 func bind[In, Out any](method func(*handlers.Handlers, context.Context, In) (Out, error)) binder {
+	c := new(contract)
 	register := func(s *mcp.Server, t *mcp.Tool, h *handlers.Handlers) {
-		mcp.AddTool(s, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-			if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
-				ctx = handlers.WithProgress(ctx, func(elapsed, total float64, msg string) {
-					req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-						ProgressToken: token, Progress: elapsed, Total: total, Message: msg,
-					})
-				})
-			}
-			ctx, notes := handlers.WithNotes(ctx)
-			out, err := method(h, ctx, in)
-			if err != nil {
-				return nil, out, err
-			}
-			// The text block is the structured content rendered for
-			// reading (see render.go), after any notes. Content set here
-			// keeps the SDK from adding the JSON as text itself.
-			data, err := json.Marshal(out)
-			if err != nil {
-				return nil, out, err
-			}
-			request, err := json.Marshal(in)
-			if err != nil {
-				return nil, out, err
-			}
-			text, err := RenderFor(data, request)
-			if err != nil {
-				return nil, out, err
-			}
-			var content []mcp.Content
-			if note := notes(); note != "" {
-				content = append(content, &mcp.TextContent{Text: note})
-			}
-			content = append(content, &mcp.TextContent{Text: text})
-			return &mcp.CallToolResult{Content: content}, out, nil
-		})
+		s.AddTool(t, call(t.Name, c, h, method))
 	}
 	return binder{
 		register: register,
 		in:       reflect.TypeFor[In](),
 		out:      reflect.TypeFor[Out](),
 		method:   runtime.FuncForPC(reflect.ValueOf(method).Pointer()).Name(),
-		direct:   direct(method),
+		direct:   direct(c, method),
 	}
 }
 

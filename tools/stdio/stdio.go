@@ -3,7 +3,10 @@
 // from go-sdk's own stdio transport in two ways a long-running tool server
 // needs: a malformed line is answered with a JSON-RPC error instead of
 // ending the session, and at end of input the calls in flight are
-// answered before the session ends. It depends on nothing but go-sdk.
+// answered before the session ends. It is its own [mcp.Connection]: lines
+// go to the SDK as decoded messages and replies come back as messages, one
+// write each, with no pipe, goroutine or second decoding between. It
+// depends on nothing but go-sdk.
 package stdio
 
 import (
@@ -42,15 +45,14 @@ type Transport struct {
 	in  io.Reader
 	out io.Writer
 
-	toSDK *io.PipeWriter // lines passed on to the SDK
-	sdkIn *io.PipeReader
+	toSDK chan jsonrpc.Message // messages for the SDK's Read
 
 	mu       sync.Mutex
 	pending  map[string]bool // ids of requests the SDK has not answered yet
 	inputEnd bool            // stdin ended or Stop was called
-	closed   bool            // toSDK is closed
+	closed   bool            // the SDK's input has ended
 	ended    chan struct{}   // closed when inputEnd becomes true
-	drained  chan struct{}   // closed with toSDK
+	drained  chan struct{}   // closed when closed becomes true
 
 	readerOnce sync.Once
 	readerDone chan struct{} // closed when the line reader has returned
@@ -59,8 +61,7 @@ type Transport struct {
 // New returns a Transport that reads in and writes out. Pass it to
 // [mcp.Server.Run]; it starts reading when the server connects.
 func New(in io.Reader, out io.Writer) *Transport {
-	pr, pw := io.Pipe()
-	return &Transport{in: in, out: out, toSDK: pw, sdkIn: pr, pending: map[string]bool{},
+	return &Transport{in: in, out: out, toSDK: make(chan jsonrpc.Message), pending: map[string]bool{},
 		ended: make(chan struct{}), drained: make(chan struct{}), readerDone: make(chan struct{})}
 }
 
@@ -73,8 +74,57 @@ func (g *Transport) Connect(ctx context.Context) (mcp.Connection, error) {
 			g.readLines()
 		}()
 	})
-	return (&mcp.IOTransport{Reader: g.sdkIn, Writer: nopCloser{g}}).Connect(ctx)
+	return &connection{g: g, closed: make(chan struct{})}, nil
 }
+
+// A connection is the SDK's side of a Transport.
+type connection struct {
+	g         *Transport
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+// Read returns the next message passed on, or io.EOF once the SDK's input
+// has ended (see [Transport]) or the SDK has closed the connection.
+func (c *connection) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if ctx.Err() != nil { // as go-sdk's own connections: none after ctx ends
+		return nil, ctx.Err()
+	}
+	select {
+	case msg := <-c.g.toSDK:
+		return msg, nil
+	case <-c.g.drained:
+		return nil, io.EOF
+	case <-c.closed:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Write sends one message as one line, in one write.
+func (c *connection) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("marshaling message: %v", err)
+	}
+	var answered []string
+	if resp, ok := msg.(*jsonrpc.Response); ok && resp.ID.IsValid() {
+		answered = []string{idKey(resp.ID)}
+	}
+	_, err = c.g.send(append(data, '\n'), answered)
+	return err
+}
+
+func (c *connection) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return nil
+}
+
+func (c *connection) SessionID() string { return "" }
 
 // ErrReaderBlocked is returned by [Transport.Close] when the line reader is
 // still blocked reading an input that has no read deadline (a terminal, or
@@ -120,7 +170,6 @@ func (g *Transport) ForceClose() {
 	g.endInputLocked()
 	if !g.closed {
 		g.closed = true
-		g.toSDK.Close()
 		close(g.drained)
 	}
 	g.mu.Unlock()
@@ -136,7 +185,6 @@ func (g *Transport) endInputLocked() {
 func (g *Transport) closeIfIdleLocked() {
 	if g.inputEnd && len(g.pending) == 0 && !g.closed {
 		g.closed = true
-		g.toSDK.Close()
 		close(g.drained)
 	}
 }
@@ -179,7 +227,7 @@ func (g *Transport) handleLine(line []byte) {
 	if len(line) == 0 {
 		return
 	}
-	ids, err := requestIDs(line)
+	msg, ids, err := decode(line)
 	if err != nil {
 		g.reply(errorReply(line, err))
 		return
@@ -194,33 +242,116 @@ func (g *Transport) handleLine(line []byte) {
 		g.pending[id] = true
 	}
 	g.mu.Unlock()
-	if _, err := g.toSDK.Write(append(line, '\n')); err != nil {
-		return // the session has ended
+	select {
+	case g.toSDK <- msg:
+	case <-g.drained: // the session has ended
 	}
 }
 
-// requestIDs decodes a line as one JSON-RPC message and returns the id of
-// the request in it (notifications and responses have none). A batch is
-// refused here: the SDK ends the whole session on one (MCP dropped JSON-RPC
-// batching in 2025-06-18), and one line must never cost the calls in
-// flight.
-func requestIDs(line []byte) ([]string, error) {
+// decode decodes a line as one JSON-RPC message and returns it with the
+// id of the request in it (notifications and responses have none). A
+// batch is refused here: the SDK ends the whole session on one (MCP dropped
+// JSON-RPC batching in 2025-06-18), and one line must never cost the calls
+// in flight.
+func decode(line []byte) (jsonrpc.Message, []string, error) {
 	// One JSON value and nothing after it: the SDK decodes the first value
 	// and then ends the session on the trailing data.
 	if !json.Valid(line) {
-		return nil, errors.New("not valid JSON")
+		return nil, nil, errors.New("not valid JSON")
 	}
 	if line[0] == '[' {
-		return nil, errBatch
+		return nil, nil, errBatch
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
-	if err != nil {
-		return nil, err
+	msg, ok := decodeRequest(line)
+	if !ok {
+		var err error
+		if msg, err = jsonrpc.DecodeMessage(line); err != nil {
+			return nil, nil, err
+		}
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
-		return []string{idKey(req.ID)}, nil
+		return msg, []string{idKey(req.ID)}, nil
 	}
-	return nil, nil
+	return msg, nil, nil
+}
+
+// decodeRequest decodes the common line, a request or notification with
+// only jsonrpc "2.0", id, method and params, as [jsonrpc.DecodeMessage]
+// would (exact key names, an id as the SDK makes it), with encoding/json:
+// the SDK's decoder takes a fresh 32 KiB buffer per value, twice per
+// message. Anything else (responses, null params, odd ids) is left to
+// jsonrpc.DecodeMessage, so its answers and error texts stay the SDK's.
+func decodeRequest(line []byte) (jsonrpc.Message, bool) {
+	if deeper(line, sdkMaxDepth) {
+		return nil, false // the SDK refuses it
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(line, &fields) != nil || string(fields["jsonrpc"]) != `"2.0"` {
+		return nil, false
+	}
+	req := &jsonrpc.Request{}
+	for k, raw := range fields {
+		switch k {
+		case "jsonrpc":
+		case "method":
+			if json.Unmarshal(raw, &req.Method) != nil {
+				return nil, false
+			}
+		case "id":
+			var v any
+			if json.Unmarshal(raw, &v) != nil {
+				return nil, false
+			}
+			id, err := jsonrpc.MakeID(v)
+			if err != nil {
+				return nil, false
+			}
+			req.ID = id
+		case "params":
+			if string(raw) == "null" {
+				return nil, false
+			}
+			req.Params = raw
+		default:
+			return nil, false
+		}
+	}
+	if _, ok := fields["method"]; !ok {
+		return nil, false
+	}
+	return req, true
+}
+
+// sdkMaxDepth is the deepest nesting go-sdk v1.8.0 decodes
+// (internal/json defaultMaxDepth).
+const sdkMaxDepth = 1000
+
+// deeper reports whether valid JSON data nests objects and arrays more
+// than max deep.
+func deeper(data []byte, max int) bool {
+	depth, inString, escaped := 0, false, false
+	for _, b := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			if depth++; depth > max {
+				return true
+			}
+		case b == '}' || b == ']':
+			depth--
+		}
+	}
+	return false
 }
 
 var errBatch = errors.New("JSON-RPC batches are not supported (MCP removed batching in 2025-06-18); send one message per line")
@@ -254,10 +385,14 @@ func errorReply(line []byte, err error) []byte {
 	return append(b, '\n')
 }
 
-// Write receives each message the SDK sends (one Write per message) and
-// clears the ids it answers.
+// Write writes p, one or more whole messages, to the output and clears
+// the ids of the requests it answers.
 func (g *Transport) Write(p []byte) (int, error) {
-	answered := responseIDs(p)
+	return g.send(p, responseIDs(p))
+}
+
+// send writes p, which answers the requests answered, to the output.
+func (g *Transport) send(p []byte, answered []string) (int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	n, err := g.out.Write(p)
@@ -307,10 +442,6 @@ func responseIDs(p []byte) []string {
 	}
 	return ids
 }
-
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
 
 // Ended returns a channel closed when input has ended: EOF on in, or Stop.
 func (g *Transport) Ended() <-chan struct{} { return g.ended }

@@ -11,11 +11,10 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // FuzzTransport feeds arbitrary bytes to the guarded stdio transport as
-// its stdin and plays the SDK's side with the SDK's own stdio connection,
+// its stdin and plays the SDK's side on the transport's connection,
 // answering every request it receives. For each line of input:
 //
 //   - a line that is one JSON-RPC message, and nothing else, reaches the
@@ -32,6 +31,51 @@ import (
 //
 // Run: go test -run '^$' -fuzz '^FuzzTransport$' -fuzztime 60s ./tools/stdio
 func FuzzTransport(f *testing.F) {
+	addCorpus(f)
+	f.Fuzz(fuzzTransport)
+}
+
+// FuzzDecodeRequest checks the transport's own decoding of the common
+// request line against jsonrpc.DecodeMessage: whatever it accepts, the SDK
+// decodes to the same request (method, id, params).
+//
+// Run: go test -run '^$' -fuzz '^FuzzDecodeRequest$' -fuzztime 60s ./tools/stdio
+func FuzzDecodeRequest(f *testing.F) {
+	addCorpus(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		line := bytes.TrimSpace(data)
+		if !json.Valid(line) || len(line) == 0 || line[0] == '[' {
+			return
+		}
+		got, ok := decodeRequest(line)
+		if !ok {
+			return
+		}
+		want, err := jsonrpc.DecodeMessage(line)
+		if err != nil {
+			t.Fatalf("decodeRequest took %q, which jsonrpc.DecodeMessage refuses: %v", line, err)
+		}
+		g, w := got.(*jsonrpc.Request), want.(*jsonrpc.Request)
+		if g.Method != w.Method || g.ID != w.ID || !sameJSON(g.Params, w.Params) {
+			t.Fatalf("decodeRequest(%q) = %+v, jsonrpc.DecodeMessage = %+v", line, g, w)
+		}
+	})
+}
+
+func sameJSON(a, b json.RawMessage) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	ja, _ := json.Marshal(x)
+	jb, _ := json.Marshal(y)
+	return bytes.Equal(ja, jb)
+}
+
+func addCorpus(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
@@ -78,8 +122,13 @@ func FuzzTransport(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","id":2,"method":"ping"} x` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"ping"}` + "\n"))
 	// Several lines in one stream, valid and not, without a final newline.
 	f.Add([]byte("{not json\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n[]\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}"))
+	f.Add([]byte(`{"JSONRPC":"2.0","jsonrpc":"2.0","id":3,"method":"ping"}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":3,"Method":"ping","method":"x"}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":3,"method":"ping","params":{"a":[1,2.5e3," "]}}`))
+}
 
-	f.Fuzz(func(t *testing.T, data []byte) {
+func fuzzTransport(t *testing.T, data []byte) {
+	{
 		// The pure helpers, on the raw bytes (newlines and all).
 		responseIDs(data)
 		if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 {
@@ -104,10 +153,7 @@ func FuzzTransport(f *testing.F) {
 		// on and answering each request through the guard, as the server does.
 		var out bytes.Buffer
 		g := New(bytes.NewReader(data), &out)
-		conn, err := (&mcp.IOTransport{Reader: g.sdkIn, Writer: nopCloser{g}}).Connect(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+		conn := &connection{g: g, closed: make(chan struct{})}
 		defer conn.Close()
 		type sdkResult struct {
 			read int
@@ -124,7 +170,7 @@ func FuzzTransport(f *testing.F) {
 				if err != nil {
 					if !errors.Is(err, io.EOF) {
 						r.err = err
-						g.sdkIn.CloseWithError(err) // unblocks the guard
+						g.ForceClose() // unblocks the guard
 						close(sdkFailed)
 					}
 					return
@@ -184,7 +230,7 @@ func FuzzTransport(f *testing.F) {
 		if answered != wantAnswered {
 			t.Errorf("%d error replies, want %d (one per line that is not one JSON-RPC message)\nstdout:\n%s", answered, wantAnswered, out.Bytes())
 		}
-	})
+	}
 }
 
 // oneMessage reports whether line (trimmed, non-empty) is exactly one

@@ -1,6 +1,7 @@
 package imsg
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -10,6 +11,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -118,12 +120,21 @@ func Run(ctx context.Context, req Request) (Result, error) {
 			return Result{}, err
 		}
 	}
-	res, err = x.serve(NewDecoder(conn))
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(conn)
+	res, err = x.serve(&Decoder{r: br})
+	br.Reset(nil)
+	readers.Put(br)
 	if err != nil && ctx.Err() != nil {
 		return Result{}, ctx.Err()
 	}
 	return res, err
 }
+
+// readers keeps the buffered readers of finished commands: one per
+// command was most of a command's garbage (64 KiB), and a read tool's
+// garbage is what its GC costs.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
 
 // dial connects to socket. A unix socket whose listen queue is full
 // refuses at once with EAGAIN (the binary then gives up with "Resource
