@@ -33,14 +33,16 @@ type Opening int
 const (
 	Watching     Opening = iota // the stream is watched from the offset returned
 	SlowToWatch                 // tmux took the whole timeout to start watching
-	NotWatchable                // the pane cannot be watched (someone else's pipe is on it)
+	OnScreen                    // someone else's pipe is on the pane: watch its screen instead
+	NotWatchable                // the pane cannot be watched
 	OpenFailed                  // an error to report: a missing pane, a bad cursor
 )
 
 // Open is the prologue of a wait on a pane's stream: it finds the stream
 // (from cursor, or from its end when cursor is nil) within the wait's
-// setup time. A pane that cannot be watched is NotWatchable only without a
-// cursor: with one, the cursor's own error says more.
+// setup time. A pane that cannot be streamed is OnScreen (someone else's
+// pipe is on it) or NotWatchable only without a cursor: with one, the
+// cursor's own error says more.
 func (w *Watch) Open(cursor *string) (*live.Stream, int64, Opening, error) {
 	sctx, cancel := w.Setup()
 	defer cancel()
@@ -51,6 +53,9 @@ func (w *Watch) Open(cursor *string) (*live.Stream, int64, Opening, error) {
 	case w.End(err) == TimedOut:
 		return nil, 0, SlowToWatch, err
 	case NoStream(err) && cursor == nil:
+		if _, taken := PipeTaken(err); taken {
+			return nil, 0, OnScreen, err
+		}
 		return nil, 0, NotWatchable, err
 	}
 	return nil, 0, OpenFailed, err
