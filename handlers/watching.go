@@ -163,7 +163,7 @@ func (h *Handlers) WaitForText(ctx context.Context, in gen.WaitForTextInput) (ge
 	}
 	if opening == waiting.OnScreen {
 		taken, _ := waiting.PipeTaken(err)
-		return w.runOnScreen(ctx, taken), nil
+		return w.runOnScreen(ctx, taken, in.Patterns, deref(in.Regex)), nil
 	}
 	return w.run(ctx, s, start), nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/internal/clip"
 	"github.com/tmux-mcp/tmux-mcp/internal/echo"
+	"github.com/tmux-mcp/tmux-mcp/internal/match"
 	"github.com/tmux-mcp/tmux-mcp/internal/screenwatch"
 	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
 	"github.com/tmux-mcp/tmux-mcp/internal/wording"
@@ -29,8 +30,13 @@ func notedLost(ctx context.Context, cut clip.Accounting) {
 // that was not on the screen when the wait began (a new row, or the
 // changed end of a row), as a stream match must start after the wait's
 // start. Results have no cursor: there is no stream to resume.
-func (w *textWait) runOnScreen(ctx context.Context, taken *tmuxctl.PipeTakenError) gen.WaitForTextOutput {
+func (w *textWait) runOnScreen(ctx context.Context, taken *tmuxctl.PipeTakenError, patterns []string, regex bool) gen.WaitForTextOutput {
 	note(ctx, wording.NoteScreenWatch(taken))
+	if !regex {
+		if m, err := match.New(screenwatch.Literals(patterns), true); err == nil {
+			w.m = m
+		}
+	}
 	sw, err := w.WatchScreen(w.h.tmux)
 	if err != nil {
 		end := w.End(err)
@@ -62,29 +68,22 @@ func (w *textWait) runOnScreen(ctx context.Context, taken *tmuxctl.PipeTakenErro
 	}
 }
 
-// matchScreen finds the first match that takes in a fresh part of look u
+// matchScreen finds the first match in look u that takes in fresh text
 // and is not our echo, and returns it and where it ends in u.Text.
 func (w *textWait) matchScreen(u screenwatch.Update) (matched string, end int, ok bool) {
 	if len(u.Spans) == 0 {
 		return "", 0, false
 	}
 	echoed := echo.Spans(u.Text, w.h.echo.Active(string(w.Pane), w.pid))
-	for _, sp := range u.Spans {
-		if w.m.Empty() {
-			// No patterns: the first non-blank fresh byte that is not our
-			// echo ends the wait; the match is its row.
-			for i := sp.From; i < sp.End; i++ {
-				if c := u.Text[i]; c != ' ' && c != '\t' && !echo.Covered(echoed, i, i+1) {
-					return clip.ValidPrefix(u.Text[sp.Start:sp.End], maxAnyLineBytes), sp.End, true
-				}
-			}
-			continue
-		}
-		if s, e, ok := w.m.Find(u.Text[:sp.End], sp.From, echoed); ok {
-			return u.Text[s:e], e, true
-		}
+	s, e, ok := screenwatch.Find(u, w.m, echoed)
+	if !ok {
+		return "", 0, false
 	}
-	return "", 0, false
+	matched = u.Text[s:e]
+	if w.m.Empty() {
+		matched = clip.ValidPrefix(matched, maxAnyLineBytes)
+	}
+	return matched, e, true
 }
 
 // screenResult builds a screen wait's answer: output is the fresh rows

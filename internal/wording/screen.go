@@ -24,7 +24,7 @@ func whosePipe(taken *tmuxctl.PipeTakenError) string {
 // pipe is someone else's, and what that costs.
 func NoteScreenWatch(taken *tmuxctl.PipeTakenError) string {
 	return whosePipe(taken) + "; tmux allows one pipe per pane and tmux-mcp leaves it alone, so this wait watched the screen instead (cursor is null): " +
-		"text is matched as the screen shows it, looked at every 10-250 ms, so output that scrolls past between two looks can be missed"
+		"the match is from the screen as tmux draws it (without the blanks that end a row), looked at every 10-250 ms, so output that scrolls past between two looks can be missed"
 }
 
 // NoteScreenCapture says that capture_since returned the screen because
