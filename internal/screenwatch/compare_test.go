@@ -47,6 +47,8 @@ func TestCompare(t *testing.T) {
 			grab(10, "y", "y", "y", "y"), grab(12, "y", "y", "y", "y"), []string{"y", "y"}, 0},
 		{"history full and trimmed by tmux: the rows decide",
 			grab(2000, "k", "l", "m", "n"), grab(1800, "m", "n", "o", "p"), []string{"o", "p"}, 0},
+		{"history at its limit and not yet trimmed: it did not grow, the rows moved",
+			grab(2000, "a", "b", "c", "d", "e", "f"), grab(2000, "c", "d", "e", "f", "g", "h"), []string{"g", "h"}, 0},
 		{"cleared history: nothing moved on screen",
 			grab(50, "a", "b", "c", "d"), grab(0, "a", "b", "c", "d"), nil, 0},
 		{"everything scrolled past: all is new, and what could not be seen is lost",
