@@ -23,15 +23,15 @@ func whosePipe(taken *tmuxctl.PipeTakenError) string {
 // NoteScreenWatch says that a wait watched the pane's screen because its
 // pipe is someone else's, and what that costs.
 func NoteScreenWatch(taken *tmuxctl.PipeTakenError) string {
-	return whosePipe(taken) + "; tmux allows one pipe per pane and tmux-mcp leaves it alone, so this wait watched the screen instead (cursor is null): " +
-		"the match is from the screen as tmux draws it (without the blanks that end a row), looked at every 10-250 ms, so output that scrolls past between two looks can be missed"
+	return whosePipe(taken) + "; tmux allows one pipe per pane, so this wait watched the screen instead (cursor is null): " +
+		"matched as the screen shows it, without the blanks that end a row; output that scrolls past between two looks (every 10-250 ms) can be missed"
 }
 
 // NoteScreenCapture says that capture_since returned the screen because
 // the pane's pipe is someone else's; waited says whether it watched the
 // screen for a change first.
 func NoteScreenCapture(taken *tmuxctl.PipeTakenError, waitedMs int, changed bool) string {
-	s := "streaming is false: " + whosePipe(taken) + "; tmux allows one pipe per pane and tmux-mcp leaves it alone, so text is the screen and cursor is null"
+	s := "streaming is false: " + whosePipe(taken) + "; tmux allows one pipe per pane, so text is the screen and cursor is null"
 	switch {
 	case waitedMs > 0 && changed:
 		s += "; it is the screen after it changed"
