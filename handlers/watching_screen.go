@@ -80,7 +80,7 @@ func (w *textWait) matchScreen(u screenwatch.Update) (matched string, end int, o
 		return "", 0, false
 	}
 	matched = u.Text[s:e]
-	if w.m.Empty() {
+	if w.m.Empty() && len(matched) > maxAnyLineBytes {
 		matched = clip.ValidPrefix(matched, maxAnyLineBytes)
 	}
 	return matched, e, true

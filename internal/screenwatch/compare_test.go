@@ -167,3 +167,17 @@ func TestWatcherEnds(t *testing.T) {
 		t.Errorf("a wait that ended: %v", err)
 	}
 }
+
+func TestWithoutDeathNotice(t *testing.T) {
+	prev := grab(0, "$", "", "", "")
+	cur := grab(0, "$", "bye", "", "Pane is dead (status 3, Tue Dec  1 00:00:00 2026)")
+	live := NewUpdate(prev, cur)
+	if len(live.WithoutDeathNotice().Spans) != 2 {
+		t.Errorf("a live pane's rows were dropped")
+	}
+	cur.Dead = true
+	u := NewUpdate(prev, cur).WithoutDeathNotice()
+	if got := string(u.FreshText(len(u.Text) + 1)); got != "bye\n" {
+		t.Errorf("fresh text of a dead pane = %q, want only the program's", got)
+	}
+}

@@ -145,3 +145,24 @@ func sleep(ctx context.Context, d time.Duration) bool {
 		return false
 	}
 }
+
+// deathNotice starts the line tmux draws in a pane kept by remain-on-exit
+// once its program ends (tmux 3.3 and later; 3.4 lets remain-on-exit-format
+// change it): tmux's, not the program's, so never a match.
+const deathNotice = "Pane is dead"
+
+// WithoutDeathNotice is u without the fresh rows of tmux's notice in a
+// dead pane.
+func (u Update) WithoutDeathNotice() Update {
+	if !u.Dead {
+		return u
+	}
+	spans := u.Spans[:0:0]
+	for _, s := range u.Spans {
+		if !strings.HasPrefix(u.Text[s.Start:s.End], deathNotice) {
+			spans = append(spans, s)
+		}
+	}
+	u.Spans = spans
+	return u
+}

@@ -43,7 +43,7 @@ func (w *Watch) Look(sw *screenwatch.Watcher, left time.Duration) (screenwatch.U
 		var nf *tmuxctl.NotFoundError
 		switch {
 		case err == nil && u.Dead:
-			return u, Gone
+			return u.WithoutDeathNotice(), Gone
 		case err == nil:
 			return u, Happened
 		case errors.As(err, &nf):
