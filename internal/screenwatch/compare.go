@@ -102,7 +102,7 @@ func align(prev, cur []string, hint int, hintOK bool) (shift int, kept bool) {
 	if hintOK {
 		consider(hint)
 	}
-	for s := -len(cur) + 1; s < len(prev); s++ {
+	for _, s := range candidates(prev, cur) {
 		consider(s)
 	}
 	if !kept && hintOK && hintNe <= mismatchesTrusted {
@@ -111,6 +111,45 @@ func align(prev, cur []string, hint int, hintOK bool) (shift int, kept bool) {
 		return hint, true
 	}
 	return shift, kept
+}
+
+// Bounds on the search for a shift: only shifts that line one of the
+// newest old rows up with an equal new row can keep anything, so those
+// are the candidates: a look of 2000 rows that the history cannot explain
+// then costs about a millisecond instead of eighty (BenchmarkCompare).
+const (
+	anchorRows    = 16 // the newest non-blank old rows that are tried
+	maxCandidates = 64
+)
+
+// candidates are the shifts under which one of the newest non-blank rows
+// of prev lines up with an equal row of cur, at most maxCandidates.
+func candidates(prev, cur []string) []int {
+	at := make(map[string][]int)
+	for j, r := range cur {
+		if r != "" {
+			at[r] = append(at[r], j)
+		}
+	}
+	seen := make(map[int]bool)
+	var out []int
+	anchors := 0
+	for i := len(prev) - 1; i >= 0 && anchors < anchorRows && len(out) < maxCandidates; i-- {
+		if prev[i] == "" {
+			continue
+		}
+		anchors++
+		js := at[prev[i]]
+		// From the bottom of cur up, where the newest rows are.
+		for k := len(js) - 1; k >= 0 && len(out) < maxCandidates; k-- {
+			s := (len(cur) - 1 - js[k]) - (len(prev) - 1 - i)
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 // closer breaks a tie between shifts: the one the history suggests, else
