@@ -51,7 +51,7 @@ func (w *textWait) runOnScreen(ctx context.Context, taken *tmuxctl.PipeTakenErro
 	for {
 		u, ending := w.Look(sw, waiting.Forever)
 		if matched, end, ok := w.matchScreen(u); ok {
-			w.Add(u.FreshText(end), 0)
+			w.Add(u.FreshText(end), int64(u.Lost))
 			return w.screenResult(ctx, gen.WaitForTextOutputOutcomeMatched, matched)
 		}
 		w.Add(u.FreshText(len(u.Text)+1), int64(u.Lost))
