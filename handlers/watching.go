@@ -150,6 +150,8 @@ func (h *Handlers) WaitForText(ctx context.Context, in gen.WaitForTextInput) (ge
 	case waiting.SlowToWatch:
 		note(ctx, wording.NoteSlowToWatch(err))
 		return w.notWatched(ctx, gen.WaitForTextOutputOutcomeTimedOut), nil
+	case waiting.CancelledEarly:
+		return w.notWatched(ctx, gen.WaitForTextOutputOutcomeCancelled), nil
 	case waiting.NotWatchable:
 		note(ctx, wording.NoteNoStream(err))
 		return w.notWatched(ctx, gen.WaitForTextOutputOutcomeNoStream), nil
@@ -345,6 +347,8 @@ func (h *Handlers) WaitForQuiet(ctx context.Context, in gen.WaitForQuietInput) (
 	case waiting.SlowToWatch:
 		note(ctx, wording.NoteSlowToWatch(err))
 		return w.notWatched(ctx, gen.WaitForQuietOutputOutcomeTimedOut), nil
+	case waiting.CancelledEarly:
+		return w.notWatched(ctx, gen.WaitForQuietOutputOutcomeCancelled), nil
 	case waiting.OnScreen:
 		taken, _ := waiting.PipeTaken(err)
 		return w.runOnScreen(ctx, taken), nil
