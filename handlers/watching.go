@@ -26,6 +26,9 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 	pane := tmuxctl.PaneID(in.PaneID)
 	maxLines := h.limits.lines(in.MaxLines)
 	s, start, err := waiting.StreamAt(ctx, h.hub, pane, in.Cursor)
+	if taken, ok := waiting.PipeTaken(err); ok && in.Cursor == nil {
+		return h.captureSinceOnScreen(ctx, pane, taken, in.WaitMs, maxLines)
+	}
 	if waiting.NoStream(err) && in.Cursor == nil {
 		note(ctx, wording.NoteNotStreaming(err))
 		return h.captureWithoutStream(ctx, pane, maxLines)
@@ -147,6 +150,8 @@ func (h *Handlers) WaitForText(ctx context.Context, in gen.WaitForTextInput) (ge
 	case waiting.SlowToWatch:
 		note(ctx, wording.NoteSlowToWatch(err))
 		return w.notWatched(ctx, gen.WaitForTextOutputOutcomeTimedOut), nil
+	case waiting.CancelledEarly:
+		return w.notWatched(ctx, gen.WaitForTextOutputOutcomeCancelled), nil
 	case waiting.NotWatchable:
 		note(ctx, wording.NoteNoStream(err))
 		return w.notWatched(ctx, gen.WaitForTextOutputOutcomeNoStream), nil
@@ -157,6 +162,10 @@ func (h *Handlers) WaitForText(ctx context.Context, in gen.WaitForTextInput) (ge
 	defer cancel()
 	if p, err := h.tmux.Pane(sctx, pane); err == nil {
 		w.pid = p.PID
+	}
+	if opening == waiting.OnScreen {
+		taken, _ := waiting.PipeTaken(err)
+		return w.runOnScreen(ctx, taken, in.Patterns, deref(in.Regex)), nil
 	}
 	return w.run(ctx, s, start), nil
 }
@@ -338,6 +347,11 @@ func (h *Handlers) WaitForQuiet(ctx context.Context, in gen.WaitForQuietInput) (
 	case waiting.SlowToWatch:
 		note(ctx, wording.NoteSlowToWatch(err))
 		return w.notWatched(ctx, gen.WaitForQuietOutputOutcomeTimedOut), nil
+	case waiting.CancelledEarly:
+		return w.notWatched(ctx, gen.WaitForQuietOutputOutcomeCancelled), nil
+	case waiting.OnScreen:
+		taken, _ := waiting.PipeTaken(err)
+		return w.runOnScreen(ctx, taken), nil
 	case waiting.NotWatchable:
 		note(ctx, wording.NoteNoStream(err))
 		return w.notWatched(ctx, gen.WaitForQuietOutputOutcomeNoStream), nil

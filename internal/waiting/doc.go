@@ -6,7 +6,10 @@
 // on a pane's stream proceeds (resolving a cursor, the one-second poll
 // that double-checks the pane still lives, taking in the output tmux read
 // before a death, the screen captured after a miss, the recent text a wait
-// keeps), and the one classification of how a wait ended ([Wait.End]).
+// keeps), how a wait on a pane whose pipe is someone else's watches its
+// screen instead ([Watch.WatchScreen], [Watch.Look], on package
+// screenwatch), and the one classification of how a wait ended
+// ([Wait.End]).
 // What each tool does with an ending — its outcome names and result
 // fields — stays with the tool.
 //

@@ -31,16 +31,19 @@ func (w *Wait) Watch(hub *live.Hub, pane tmuxctl.PaneID) *Watch {
 type Opening int
 
 const (
-	Watching     Opening = iota // the stream is watched from the offset returned
-	SlowToWatch                 // tmux took the whole timeout to start watching
-	NotWatchable                // the pane cannot be watched (someone else's pipe is on it)
-	OpenFailed                  // an error to report: a missing pane, a bad cursor
+	Watching       Opening = iota // the stream is watched from the offset returned
+	SlowToWatch                   // tmux took the whole timeout to start watching
+	OnScreen                      // someone else's pipe is on the pane: watch its screen instead
+	NotWatchable                  // the pane cannot be watched
+	CancelledEarly                // the call was cancelled before the pane was watched
+	OpenFailed                    // an error to report: a missing pane, a bad cursor
 )
 
 // Open is the prologue of a wait on a pane's stream: it finds the stream
 // (from cursor, or from its end when cursor is nil) within the wait's
-// setup time. A pane that cannot be watched is NotWatchable only without a
-// cursor: with one, the cursor's own error says more.
+// setup time. A pane that cannot be streamed is OnScreen (someone else's
+// pipe is on it) or NotWatchable only without a cursor: with one, the
+// cursor's own error says more.
 func (w *Watch) Open(cursor *string) (*live.Stream, int64, Opening, error) {
 	sctx, cancel := w.Setup()
 	defer cancel()
@@ -48,10 +51,20 @@ func (w *Watch) Open(cursor *string) (*live.Stream, int64, Opening, error) {
 	switch {
 	case err == nil:
 		return s, start, Watching, nil
-	case w.End(err) == TimedOut:
-		return nil, 0, SlowToWatch, err
 	case NoStream(err) && cursor == nil:
+		// Before End, which would stop the progress reports of a wait
+		// that goes on watching the screen.
+		if _, taken := PipeTaken(err); taken {
+			return nil, 0, OnScreen, err
+		}
 		return nil, 0, NotWatchable, err
+	}
+	switch w.End(err) {
+	case TimedOut:
+		return nil, 0, SlowToWatch, err
+	case Cancelled:
+		// The wait has begun: its ending is an outcome, not an error.
+		return nil, 0, CancelledEarly, err
 	}
 	return nil, 0, OpenFailed, err
 }

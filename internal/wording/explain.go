@@ -48,9 +48,12 @@ func Explain(ctx context.Context, client *tmuxctl.Client, err error) error {
 	var nf *tmuxctl.NotFoundError
 	var ce *tmuxctl.CommandError
 	var pe *tmuxctl.ProgramError
+	var taken *tmuxctl.PipeTakenError
 	switch {
 	case errors.As(err, &nf):
 		return NotFound(ctx, client, nf.Kind, nf.ID)
+	case errors.As(err, &taken):
+		return PipeNotOurs(taken)
 	case errors.As(err, &pe):
 		return CannotRun(pe)
 	case errors.Is(err, tmuxctl.ErrServerGone):

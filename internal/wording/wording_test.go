@@ -81,3 +81,16 @@ func TestCannotRun(t *testing.T) {
 		}
 	}
 }
+
+func TestPipeNotOursFits(t *testing.T) {
+	for _, taken := range []*tmuxctl.PipeTakenError{{Pane: "%123456"}, {Pane: "%123456", Mark: "4242.abcd"}} {
+		err := PipeNotOurs(taken)
+		if n := utf8.RuneCountInString(err.Error()); n > Most || strings.HasSuffix(err.Error(), "…") {
+			t.Errorf("%d characters (cut?): %s", n, err)
+		}
+		if !strings.Contains(err.Error(), "pane %123456") {
+			t.Errorf("does not name the pane: %s", err)
+		}
+	}
+	t.Log(PipeNotOurs(&tmuxctl.PipeTakenError{Pane: "%1"}))
+}
