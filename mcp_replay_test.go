@@ -109,7 +109,8 @@ func mcpReplay(args []string) int {
 	}
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 
-	var order []string // ids of requests, as JSON, in input order
+	var order []string                        // ids of requests, as JSON, in input order
+	arguments := map[string]json.RawMessage{} // tools/call arguments by request id
 	for _, line := range strings.Split(string(calls), "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
@@ -124,11 +125,15 @@ func mcpReplay(args []string) int {
 		var probe struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
+			Params struct {
+				Arguments json.RawMessage `json:"arguments"`
+			} `json:"params"`
 		}
 		id := ""
 		if json.Unmarshal([]byte(line), &probe) == nil && probe.Method != "" && len(probe.ID) > 0 && string(probe.ID) != "null" {
 			id = string(probe.ID)
 			order = append(order, id)
+			arguments[id] = probe.Params.Arguments
 		}
 		send(line)
 		if !*concurrent && id != "" && !*eof {
@@ -164,22 +169,22 @@ func mcpReplay(args []string) int {
 	<-r.Done()
 
 	p := replyPrinter{scrub: newScrubber(*noOffsets), indent: *indent, text: *showText}
-	print := func(raw json.RawMessage) {
-		fmt.Print(p.format(raw))
+	print := func(raw, request json.RawMessage) {
+		fmt.Print(p.format(raw, request))
 	}
 	if *showInit {
 		reply, _ := r.Reply(`"init"`)
-		print(reply)
+		print(reply, nil)
 	}
 	for _, id := range order {
 		if reply, ok := r.Reply(id); ok {
-			print(reply)
+			print(reply, arguments[id])
 		} else {
 			fmt.Printf("no reply to request %s\n", id)
 		}
 	}
 	for _, reply := range r.NullIDReplies() {
-		print(reply)
+		print(reply, nil)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
 		if line != "" && !startupLine.MatchString(line) {
@@ -250,8 +255,10 @@ type replyPrinter struct {
 	text   bool // text blocks printed as text too
 }
 
-// format returns one reply as it goes into a golden, ending in a newline.
-func (p replyPrinter) format(raw json.RawMessage) string {
+// format returns one reply as it goes into a golden, ending in a newline;
+// request is the arguments of the tools/call it answers, or nil, for the
+// rendering to say what the server said of a clamped timeout.
+func (p replyPrinter) format(raw, request json.RawMessage) string {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var reply any
@@ -261,9 +268,14 @@ func (p replyPrinter) format(raw json.RawMessage) string {
 	result, _ := field(reply, "result").(map[string]any)
 	structured, _ := field(result, "structuredContent").(map[string]any)
 	blocks := textBlocks(result)
+	render := func() string {
+		data, _ := json.Marshal(structured)
+		text, _ := tools.RenderFor(data, request)
+		return text
+	}
 	if structured != nil && len(blocks) > 0 {
 		last := blocks[len(blocks)-1]
-		if last["text"] == tools.RenderResult(structured) {
+		if last["text"] == render() {
 			last["text"] = renderedText
 		}
 	}
@@ -286,7 +298,7 @@ func (p replyPrinter) format(raw json.RawMessage) string {
 		for i, block := range blocks {
 			text, _ := block["text"].(string)
 			if text == renderedText && i == len(blocks)-1 {
-				text = tools.RenderResult(structured)
+				text = render() // of the scrubbed values
 			}
 			fmt.Fprintf(&b, "text %d:\n", i+1)
 			// Trailing blanks are trimmed so that editors keep goldens intact;

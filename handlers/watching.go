@@ -27,7 +27,7 @@ func (h *Handlers) CaptureSince(ctx context.Context, in gen.CaptureSinceInput) (
 	maxLines := h.limits.lines(in.MaxLines)
 	s, start, err := waiting.StreamAt(ctx, h.hub, pane, in.Cursor)
 	if taken, ok := waiting.PipeTaken(err); ok && in.Cursor == nil {
-		return h.captureSinceOnScreen(ctx, pane, taken, in.WaitMs, maxLines)
+		return h.captureSinceOnScreen(ctx, pane, taken, maxLines)
 	}
 	if waiting.NoStream(err) && in.Cursor == nil {
 		note(ctx, wording.NoteNotStreaming(err))

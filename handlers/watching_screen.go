@@ -160,30 +160,13 @@ func (w *quietWait) screenResult(ctx context.Context, outcome gen.WaitForQuietOu
 }
 
 // captureSinceOnScreen is capture_since without a cursor on a pane whose
-// pipe is someone else's: the screen, with streaming false and no
-// cursor. With waitMs it first watches the screen until something new
-// shows or the wait ends, so that calling it again and again blocks
-// instead of spinning; effectiveTimeoutMs is then the wait it applied (a
-// screen watch, not a live stream: the note says so).
-func (h *Handlers) captureSinceOnScreen(ctx context.Context, pane tmuxctl.PaneID, taken *tmuxctl.PipeTakenError, waitMs *int, maxLines int) (gen.CaptureSinceOutput, error) {
-	w := h.beginWait(ctx, float64(deref(waitMs)), "waiting for the screen of pane "+string(pane)+" to change")
-	defer w.Done()
-	changed := false
-	if w.Effective > 0 {
-		watch := w.Watch(h.hub, pane)
-		if sw, err := watch.WatchScreen(h.tmux); err == nil {
-			for {
-				u, ending := watch.Look(sw, waiting.Forever)
-				if changed = len(u.Spans) > 0 || u.Lost > 0; changed || ending != waiting.Happened {
-					break
-				}
-			}
-		}
-	}
-	note(ctx, wording.NoteScreenCapture(taken, w.EffectiveMs(), changed))
-	out, err := h.captureWithoutStream(ctx, pane, maxLines)
-	out.EffectiveTimeoutMs = w.EffectiveMs()
-	return out, err
+// pipe is someone else's: the screen, with streaming false and no cursor.
+// waitMs is not used, as on every call without a cursor (SEED-CONTRACT
+// rule 14: effectiveTimeoutMs 0); the note names the tools that do wait
+// on such a pane's screen.
+func (h *Handlers) captureSinceOnScreen(ctx context.Context, pane tmuxctl.PaneID, taken *tmuxctl.PipeTakenError, maxLines int) (gen.CaptureSinceOutput, error) {
+	note(ctx, wording.NoteScreenCapture(taken))
+	return h.captureWithoutStream(ctx, pane, maxLines)
 }
 
 func isNotFound(err error) bool {

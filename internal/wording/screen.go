@@ -28,17 +28,10 @@ func NoteScreenWatch(taken *tmuxctl.PipeTakenError) string {
 }
 
 // NoteScreenCapture says that capture_since returned the screen because
-// the pane's pipe is someone else's; waited says whether it watched the
-// screen for a change first.
-func NoteScreenCapture(taken *tmuxctl.PipeTakenError, waitedMs int, changed bool) string {
-	s := "streaming is false: " + whosePipe(taken) + "; tmux allows one pipe per pane, so text is the screen and cursor is null"
-	switch {
-	case waitedMs > 0 && changed:
-		s += "; it is the screen after it changed"
-	case waitedMs > 0:
-		s += fmt.Sprintf("; the screen did not change in %d ms", waitedMs)
-	}
-	return s + " (call again without a cursor to look again)"
+// the pane's pipe is someone else's, and which tools wait there.
+func NoteScreenCapture(taken *tmuxctl.PipeTakenError) string {
+	return "streaming is false: " + whosePipe(taken) + "; tmux allows one pipe per pane, so text is the screen, cursor is null and waitMs is not used: " +
+		"wait_for_text or wait_for_quiet wait on this pane's screen"
 }
 
 // NoteScreenLost says how many rows scrolled past between two looks at
