@@ -326,9 +326,12 @@ func (h *Hub) settle(s *Stream) {
 		case <-h.done:
 		}
 	}
-	s.markDead()
 	ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 	defer cancel()
+	// A tap's output takes one hop more than the death: what the tap
+	// holds is in the stream before it is called dead.
+	s.syncTap(ctx)
+	s.markDead()
 	h.closePipe(ctx, s)
 }
 
@@ -341,6 +344,7 @@ func (h *Hub) CheckPane(ctx context.Context, p tmuxctl.PaneID) {
 	switch {
 	case errors.As(err, &nf):
 		if s := h.stream(p); s != nil {
+			s.syncTap(ctx) // a tap's end can come later than the pane's
 			select {
 			case <-s.Drained(): // the pipe's end marks it dead
 			case <-time.After(time.Second):
