@@ -361,6 +361,7 @@ func (h *Hub) CheckPane(ctx context.Context, p tmuxctl.PaneID) {
 // Sync waits until output tmux had read from pane of s before a death is
 // in the stream: once the stream is dead (settled) or its pipe drained.
 func (h *Hub) Sync(ctx context.Context, s *Stream) {
+	s.syncTap(ctx) // a tap that is still starting holds it all
 	for {
 		changed := s.Changed()
 		if s.isDead() || !s.valid() {

@@ -39,6 +39,7 @@ type tap struct {
 	s      *Stream
 
 	started time.Time
+	stdin   *os.File // the pipe, when it is one, to see what it holds
 
 	mu      sync.Mutex
 	readers int
@@ -100,6 +101,7 @@ func RunTap(args []string, stdin io.Reader, stderr io.Writer) int {
 		done: make(chan struct{}), conns: map[net.Conn]struct{}{}, left: make(chan struct{}), started: time.Now(),
 	}
 	t.s.gen = gen
+	t.stdin, _ = stdin.(*os.File)
 	ln, err := t.listen()
 	if err != nil {
 		// Nobody can read this pane through us: give the pane back.
@@ -362,6 +364,18 @@ func (t *tap) admit(c *net.UnixConn) {
 	}()
 }
 
+// tapSyncDefer bounds how long a sync waits for the stdin reader to take
+// output already in the pipe.
+const tapSyncDefer = 50 * time.Millisecond
+
+// unread returns how many bytes of the pane's output wait in the pipe.
+func (t *tap) unread() int {
+	if t.stdin == nil {
+		return 0
+	}
+	return pipeUnread(t.stdin)
+}
+
 // tapChunk is the most text one T frame carries.
 const tapChunk = 256 << 10
 
@@ -411,6 +425,7 @@ func (t *tap) serve(c *net.UnixConn) {
 		}
 	}()
 	pendingSyncs := 0
+	deferred := false // the pending syncs have waited for the stdin reader once
 	w := bufio.NewWriterSize(c, 64<<10)
 
 	s := t.s
@@ -467,6 +482,24 @@ func (t *tap) serve(c *net.UnixConn) {
 		if !atEnd {
 			continue
 		}
+		if pendingSyncs > 0 && !ended && !deferred && t.unread() > 0 {
+			// tmux has handed us output the stdin reader has not taken
+			// yet: a sync answers after it (one ring change, or
+			// tapSyncDefer, so a pane that never stops printing cannot
+			// hold a sync back).
+			deferred = true
+			if w.Flush() != nil {
+				return
+			}
+			select {
+			case <-changed:
+			case <-gone:
+				return
+			case <-time.After(tapSyncDefer):
+			}
+			continue
+		}
+		deferred = false
 		for ; pendingSyncs > 0; pendingSyncs-- {
 			if writeFrame(w, tapSynced, nil) != nil {
 				return
