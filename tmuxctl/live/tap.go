@@ -329,7 +329,8 @@ func (t *tap) accept(ln *net.UnixListener) {
 			if errors.Is(err, net.ErrClosed) {
 				return
 			}
-			continue // a reader that left before it was taken
+			time.Sleep(10 * time.Millisecond) // out of descriptors, say: again soon
+			continue
 		}
 		t.admit(c)
 	}
