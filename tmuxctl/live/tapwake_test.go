@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -54,15 +55,57 @@ func BenchmarkStreamWakeup(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.Cleanup(func() { stdin.Close(); cmd.Wait() })
-			seen := make(chan time.Time, 16)
+			// The pane's %output can come in pieces: the bare client
+			// watches what it has seen so far for the marker it is told.
+			var mu sync.Mutex
+			var seenText strings.Builder
+			want, seen := "", make(chan time.Time, 1)
+			expect := func(marker string) {
+				mu.Lock()
+				defer mu.Unlock()
+				seenText.Reset()
+				want = marker
+			}
 			go func() {
 				sc := bufio.NewScanner(stdout)
 				for sc.Scan() {
-					if strings.HasPrefix(sc.Text(), "%output %1 ") && strings.Contains(sc.Text(), "wake") {
-						seen <- time.Now()
+					now := time.Now()
+					text, ok := strings.CutPrefix(sc.Text(), "%output %1 ")
+					mu.Lock()
+					if ok && want != "" {
+						seenText.WriteString(text)
+						if strings.Contains(seenText.String(), want) {
+							want = ""
+							seen <- now
+						}
 					}
+					mu.Unlock()
 				}
 			}()
+			within := func(ch <-chan time.Time, what string) time.Time {
+				select {
+				case t := <-ch:
+					return t
+				case <-time.After(10 * time.Second):
+					b.Fatalf("%s never came", what)
+					return time.Time{}
+				}
+			}
+			// The bare client attaches in the background: one marker it
+			// has seen first.
+			for try := 0; ; try++ {
+				expect("ready" + strconv.Itoa(try) + "x")
+				tmuxtest.Run(b, sock, "send-keys", "-t", "%1", "-l", "ready"+strconv.Itoa(try)+"x")
+				select {
+				case <-seen:
+				case <-time.After(time.Second):
+					if try < 10 {
+						continue
+					}
+					b.Fatal("the bare client never saw the pane's output")
+				}
+				break
+			}
 			var lag []time.Duration
 			for i := 0; b.Loop(); i++ {
 				marker := []byte("wake" + strconv.Itoa(i) + "x")
@@ -80,11 +123,12 @@ func BenchmarkStreamWakeup(b *testing.B) {
 						}
 					}()
 				}
+				expect(string(marker))
 				tmuxtest.Run(b, sock, "send-keys", "-t", "%1", "-l", string(marker)) // the tty echoes it
-				t0 := <-seen
+				t0 := within(seen, "the bare client's %output")
 				var last time.Time
 				for range streams {
-					last = <-woke
+					last = within(woke, "a stream's wake")
 				}
 				lag = append(lag, last.Sub(t0))
 				time.Sleep(5 * time.Millisecond)
