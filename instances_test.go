@@ -9,6 +9,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -163,5 +164,43 @@ func TestInstancesLeaveTheUsersPipe(t *testing.T) {
 	}
 	if mark := strings.TrimSpace(tmuxtest.Run(t, sock, "display", "-p", "-t", pane, "#{"+pipeOption+"}")); mark != "" {
 		t.Errorf("%s: marked %q, but the pipe is the user's", pane, mark)
+	}
+}
+
+// A program run_program runs in A (gated: its shell waits for A's ack of
+// its exit marker) is read through its tap, so B can watch it; only A
+// acks, and A still gets all of its output and its status.
+func TestInstancesWatchARunProgram(t *testing.T) {
+	skipIfShort(t)
+	sock := tmuxtest.Server(t)
+	a := launchMCP(t, sock, "", "--safety", "destructive")
+	b := launchMCP(t, sock, "", "--safety", "destructive")
+	running := a.startTool("run_program", map[string]any{"timeoutMs": 30000, "argv": []string{"sh", "-c",
+		`printf 'gated-%s\n' start; "$0" -S "$1" wait-for gated-go; printf 'gated-%s\n' end; exit 7`, tmuxtest.Binary(), sock}})
+	var pane string
+	if !poll(settleBound, func() bool {
+		out, _ := exec.Command(tmuxtest.Binary(), "-S", sock, "list-panes", "-a", "-F", "#{pane_id} #{pane_start_command}").Output()
+		for _, line := range strings.Split(string(out), "\n") {
+			if id, cmd, _ := strings.Cut(line, " "); strings.Contains(cmd, "gated-go") {
+				pane = id
+			}
+		}
+		return pane != ""
+	}) {
+		t.Fatal("run_program's pane never appeared")
+	}
+	seen := b.mustTool(t, "capture_since", map[string]any{"paneId": pane, "waitMs": 10000})
+	if seen["streaming"] != true {
+		t.Fatalf("B on run_program's pane %s: %v, want its tap's stream", pane, seen)
+	}
+	c, _ := seen["cursor"].(string)
+	waiting := b.startTool("wait_for_text", waitArgs(pane, c, "gated-end"))
+	tmuxtest.Run(t, sock, "wait-for", "-S", "gated-go")
+	if out := b.mustAnswer(t, "wait_for_text", waiting); out["outcome"] != "matched" {
+		t.Errorf("B's wait on run_program's pane: %v", out)
+	}
+	out := a.mustAnswer(t, "run_program", running)
+	if out["exitStatus"] != float64(7) || out["output"] != "gated-start\ngated-end\n" || out["missedBytes"] != float64(0) {
+		t.Errorf("A's run_program: %v, want status 7 and all its output", out)
 	}
 }

@@ -47,8 +47,18 @@
 // replaced the pipe: it then clears its mark first and never touches the
 // pipe) or after --stream-idle with no reader (it closes its pipe, guarded
 // by its mark, and clears the mark). An instance leaving a tap only
-// closes its connection. Gated programs ([Hub.WatchPiped] with an ack)
-// keep a FIFO of the instance's own: only that instance may ack.
+// closes its connection. A gated program ([Hub.WatchPiped] with an ack)
+// is read through its tap too, so other instances can watch it; only the
+// instance that started it knows the nonce of its exit marker, and only
+// that one acks it, when the marker comes through after all the output.
+//
+// A tap outlives its pipe until the instance that opened the pipe has
+// connected (it says so in its request) and every reader that connected
+// has taken the end — a program that prints and exits at once can end
+// the pipe before its tap even listens — bounded by the opener's own
+// patience (tapOpenerPatience) and then tapDrainGrace. A reader that
+// connected as the tap ends is still served: the tap removes its socket's
+// name first, so no later one can come, then takes all that are queued.
 //
 // # Deaths
 //

@@ -240,12 +240,12 @@ func (h *Hub) watch(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*
 	return s, nil
 }
 
-// startStream starts the stream of pane p: through its tap, or for a
-// gated program (whose exit marker this instance must ack) or without a
-// tap binary, through a FIFO of this instance's own.
+// startStream starts the stream of pane p: through its tap, or without a
+// tap binary through a FIFO of this instance's own. A gated program's
+// exit marker is acked by this instance alone, which knows its nonce.
 func (h *Hub) startStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*Stream, error) {
-	if h.opts.TapBinary != "" && gate.AckChannel == "" {
-		return h.startTapStream(ctx, p)
+	if h.opts.TapBinary != "" {
+		return h.startTapStream(ctx, p, gate)
 	}
 	return h.startFIFOStream(ctx, p, gate)
 }

@@ -323,9 +323,12 @@ func (h *Hub) settle(s *Stream) {
 		case <-h.done:
 		}
 	}
-	s.markDead()
 	ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 	defer cancel()
+	// A tap's output takes one hop more than the death: what the tap
+	// holds is in the stream before it is called dead.
+	s.syncTap(ctx)
+	s.markDead()
 	h.closePipe(ctx, s)
 }
 
@@ -338,6 +341,7 @@ func (h *Hub) CheckPane(ctx context.Context, p tmuxctl.PaneID) {
 	switch {
 	case errors.As(err, &nf):
 		if s := h.stream(p); s != nil {
+			s.syncTap(ctx) // a tap's end can come later than the pane's
 			select {
 			case <-s.Drained(): // the pipe's end marks it dead
 			case <-time.After(time.Second):
@@ -354,6 +358,7 @@ func (h *Hub) CheckPane(ctx context.Context, p tmuxctl.PaneID) {
 // Sync waits until output tmux had read from pane of s before a death is
 // in the stream: once the stream is dead (settled) or its pipe drained.
 func (h *Hub) Sync(ctx context.Context, s *Stream) {
+	s.syncTap(ctx) // a tap that is still starting holds it all
 	for {
 		changed := s.Changed()
 		if s.isDead() || !s.valid() {

@@ -38,13 +38,20 @@ type tap struct {
 	ops    tmuxctl.LiveOps
 	s      *Stream
 
+	started time.Time
+	stdin   *os.File // the pipe, when it is one, to see what it holds
+
 	mu      sync.Mutex
 	readers int
-	idler   *time.Timer
-	done    chan struct{} // closed when the tap starts ending
-	once    sync.Once
-	wg      sync.WaitGroup // reader servers
-	conns   map[net.Conn]struct{}
+	// opened is set once the instance that opened the pipe has asked
+	// for the stream: until then the tap outlives its pipe (see drain).
+	opened bool
+	left   chan struct{} // closed and replaced when a reader comes or goes
+	idler  *time.Timer
+	done   chan struct{} // closed when the tap starts ending
+	once   sync.Once
+	wg     sync.WaitGroup // reader servers
+	conns  map[net.Conn]struct{}
 }
 
 // tapStepTimeout bounds each tmux command a tap runs.
@@ -53,6 +60,14 @@ const tapStepTimeout = 5 * time.Second
 // tapDrainGrace is how long readers get to take the last output once the
 // pane's pipe has ended.
 const tapDrainGrace = 5 * time.Second
+
+// tapOpenerPatience is how long after its start a tap whose pipe has ended
+// waits for the instance that opened the pipe to ask for the stream. That
+// instance dials from before the tap starts and gives up after
+// tapJoinPatience; a program that prints and exits at once ends the pipe
+// long before (a race-built tap takes a second to start under load), and
+// its output would otherwise end with the tap unread.
+const tapOpenerPatience = tapJoinPatience + time.Second
 
 // RunTap runs the tap whose command line (after [TapWord]) is args, with
 // the pane's output on stdin, and returns the exit status.
@@ -83,9 +98,10 @@ func RunTap(args []string, stdin io.Reader, stderr io.Writer) int {
 	t := &tap{
 		pane: tmuxctl.PaneID(*pane), mark: tapMark(gen, *listen), socket: *listen, idle: *idle,
 		ops: c.LiveOps(livekey.Key{}), s: newStream(nil, tmuxctl.PaneID(*pane), *buffer),
-		done: make(chan struct{}), conns: map[net.Conn]struct{}{},
+		done: make(chan struct{}), conns: map[net.Conn]struct{}{}, left: make(chan struct{}), started: time.Now(),
 	}
 	t.s.gen = gen
+	t.stdin, _ = stdin.(*os.File)
 	ln, err := t.listen()
 	if err != nil {
 		// Nobody can read this pane through us: give the pane back.
@@ -93,7 +109,6 @@ func RunTap(args []string, stdin io.Reader, stderr io.Writer) int {
 		t.giveBack()
 		return 1
 	}
-	t.record()
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	go func() {
@@ -103,7 +118,12 @@ func RunTap(args []string, stdin io.Reader, stderr io.Writer) int {
 	t.mu.Lock()
 	t.idler = time.AfterFunc(t.idle, t.idleCheck)
 	t.mu.Unlock()
-	go t.accept(ln)
+	accepting := make(chan struct{})
+	go func() {
+		defer close(accepting)
+		t.accept(ln)
+	}()
+	t.record() // readers need not wait for it
 	ended := make(chan struct{})
 	go func() {
 		t.read(stdin)
@@ -127,9 +147,18 @@ func RunTap(args []string, stdin io.Reader, stderr io.Writer) int {
 		t.s.mu.Unlock()
 	}
 	t.end()
-	ln.Close()
+	// No reader may be cut off: once the socket's name is gone nobody new
+	// can connect, and those already queued are served to the end.
+	ln.SetDeadline(time.Now())
+	<-accepting
 	os.Remove(t.socket)
+	ln.SetDeadline(time.Time{})
+	for _, c := range acceptQueued(ln) {
+		t.admit(c)
+	}
+	ln.Close()
 	os.Remove(filepath.Dir(t.socket)) // only if no other tap's socket is there
+	t.awaitReaders(time.Now().Add(tapDrainGrace))
 	t.closeReaders()
 	t.wg.Wait()
 	// The pipe has ended (or was closed above): only the mark may be left,
@@ -215,22 +244,56 @@ func (t *tap) read(stdin io.Reader) {
 	t.s.mu.Unlock()
 }
 
-// drain waits, a bounded time, for every reader to have taken the end.
+// drain waits, a bounded time, until the instance that opened the pipe
+// has asked for the stream and every reader has taken the end. The
+// opener gets tapOpenerPatience from the tap's start (it has given up by
+// then); each reader then tapDrainGrace.
 func (t *tap) drain() {
-	deadline := time.After(tapDrainGrace)
+	opener := t.started.Add(tapOpenerPatience)
+	deadline := time.Now()
+	if opener.After(deadline) {
+		deadline = opener
+	}
+	deadline = deadline.Add(tapDrainGrace)
 	for {
 		t.mu.Lock()
-		n := t.readers
+		n, opened, left := t.readers, t.opened, t.left
 		t.mu.Unlock()
-		if n == 0 {
+		now := time.Now()
+		if n == 0 && (opened || now.After(opener)) || now.After(deadline) {
+			return
+		}
+		wake := deadline
+		if !opened && n == 0 {
+			wake = opener
+		}
+		select {
+		case <-left:
+		case <-time.After(time.Until(wake) + time.Millisecond):
+		}
+	}
+}
+
+// awaitReaders waits until every reader has left, or until deadline.
+func (t *tap) awaitReaders(deadline time.Time) {
+	for {
+		t.mu.Lock()
+		n, left := t.readers, t.left
+		t.mu.Unlock()
+		if n == 0 || time.Now().After(deadline) {
 			return
 		}
 		select {
-		case <-deadline:
-			return
-		case <-time.After(20 * time.Millisecond):
+		case <-left:
+		case <-time.After(time.Until(deadline)):
 		}
 	}
+}
+
+// readersChangedLocked wakes drain and awaitReaders.
+func (t *tap) readersChangedLocked() {
+	close(t.left)
+	t.left = make(chan struct{})
 }
 
 // end starts the tap's end, once.
@@ -254,38 +317,64 @@ func (t *tap) closeReaders() {
 	}
 }
 
+// accept serves every reader that connects until the listener stops.
 func (t *tap) accept(ln *net.UnixListener) {
 	for {
 		c, err := ln.AcceptUnix()
 		if err != nil {
-			return
-		}
-		t.mu.Lock()
-		select {
-		case <-t.done:
-			t.mu.Unlock()
-			c.Close()
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				return // RunTap stops accepting with a deadline
+			}
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			time.Sleep(10 * time.Millisecond) // out of descriptors, say: again soon
 			continue
-		default:
 		}
-		t.readers++
-		t.idler.Stop()
-		t.conns[c] = struct{}{}
-		t.wg.Add(1)
-		t.mu.Unlock()
-		go func() {
-			defer t.wg.Done()
-			t.serve(c)
-			c.Close()
-			t.mu.Lock()
-			delete(t.conns, c)
-			t.readers--
-			if t.readers == 0 {
+		t.admit(c)
+	}
+}
+
+// admit serves reader c. A reader that connects as the tap ends is
+// served too: it gets all the tap holds and the end.
+func (t *tap) admit(c *net.UnixConn) {
+	t.mu.Lock()
+	t.readers++
+	t.idler.Stop()
+	t.conns[c] = struct{}{}
+	t.wg.Add(1)
+	t.readersChangedLocked()
+	t.mu.Unlock()
+	go func() {
+		defer t.wg.Done()
+		t.serve(c)
+		c.Close()
+		t.mu.Lock()
+		delete(t.conns, c)
+		t.readers--
+		if t.readers == 0 {
+			select {
+			case <-t.done:
+			default:
 				t.idler.Reset(t.idle)
 			}
-			t.mu.Unlock()
-		}()
+		}
+		t.readersChangedLocked()
+		t.mu.Unlock()
+	}()
+}
+
+// tapSyncDefer bounds how long a sync waits for the stdin reader to take
+// output already in the pipe.
+const tapSyncDefer = 50 * time.Millisecond
+
+// unread returns how many bytes of the pane's output wait in the pipe.
+func (t *tap) unread() int {
+	if t.stdin == nil {
+		return 0
 	}
+	return pipeUnread(t.stdin)
 }
 
 // tapChunk is the most text one T frame carries.
@@ -306,12 +395,18 @@ func (t *tap) serve(c *net.UnixConn) {
 	c.SetReadDeadline(time.Time{})
 	f := strings.Fields(line)
 	var off int64 = -1
-	if len(f) == 3 && f[0] == tapHello && f[1] == hex.EncodeToString(t.s.gen[:]) {
+	if (len(f) == 3 || len(f) == 4 && f[3] == tapOpener) && f[0] == tapHello && f[1] == hex.EncodeToString(t.s.gen[:]) {
 		off, _ = strconv.ParseInt(f[2], 10, 64)
 	}
 	if off < 0 {
 		writeFrame(c, tapRefusal, []byte("want \"ltxtap1 <generation> <offset>\" for generation "+hex.EncodeToString(t.s.gen[:])))
 		return
+	}
+	if len(f) == 4 {
+		t.mu.Lock()
+		t.opened = true
+		t.readersChangedLocked()
+		t.mu.Unlock()
 	}
 	gone := make(chan struct{})
 	syncs := make(chan struct{}, 64)
@@ -331,6 +426,7 @@ func (t *tap) serve(c *net.UnixConn) {
 		}
 	}()
 	pendingSyncs := 0
+	deferred := false // the pending syncs have waited for the stdin reader once
 	w := bufio.NewWriterSize(c, 64<<10)
 
 	s := t.s
@@ -387,6 +483,24 @@ func (t *tap) serve(c *net.UnixConn) {
 		if !atEnd {
 			continue
 		}
+		if pendingSyncs > 0 && !ended && !deferred && t.unread() > 0 {
+			// tmux has handed us output the stdin reader has not taken
+			// yet: a sync answers after it (one ring change, or
+			// tapSyncDefer, so a pane that never stops printing cannot
+			// hold a sync back).
+			deferred = true
+			if w.Flush() != nil {
+				return
+			}
+			select {
+			case <-changed:
+			case <-gone:
+				return
+			case <-time.After(tapSyncDefer):
+			}
+			continue
+		}
+		deferred = false
 		for ; pendingSyncs > 0; pendingSyncs-- {
 			if writeFrame(w, tapSynced, nil) != nil {
 				return

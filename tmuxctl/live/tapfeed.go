@@ -30,6 +30,11 @@ type tapConn struct {
 	// joined, for a tap of our own, is closed once its connection is made
 	// or has failed; nil for a tap joined synchronously.
 	joined chan struct{}
+	// gate, for a program this instance started with an ack, is acked
+	// when the program's exit marker (known by the gate's nonce, which
+	// only this instance has) comes from the tap, after all its output.
+	gate  tmuxctl.Gate
+	acked bool // only the feeding goroutine uses it
 
 	// Syncs: asked counts "sync" lines sent, answered the Y frames read;
 	// synced is closed and replaced on each answer.
@@ -130,7 +135,7 @@ func (h *Hub) tapCommand(p tmuxctl.PaneID, gen [16]byte, socket string) string {
 // pane, or one this instance starts. A pane whose pipe is someone else's
 // gets [tmuxctl.PipeTakenError]. If a tap this instance starts does not
 // answer, the pane is read through a FIFO of this instance's own.
-func (h *Hub) startTapStream(ctx context.Context, p tmuxctl.PaneID) (*Stream, error) {
+func (h *Hub) startTapStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*Stream, error) {
 	for attempt := 0; ; attempt++ {
 		var gen [16]byte
 		tmuxctl.NonceBytes(gen[:])
@@ -165,9 +170,9 @@ func (h *Hub) startTapStream(ctx context.Context, p tmuxctl.PaneID) (*Stream, er
 			// The tap reads the pane from its first byte, so the stream
 			// can be returned now and joined in the background: output
 			// printed after this returns reaches it all the same.
-			return h.followOwnTap(p, info)
+			return h.followOwnTap(p, info, gate)
 		}
-		s, err := h.joinTap(ctx, p, info)
+		s, err := h.joinTap(ctx, p, info, gate)
 		switch {
 		case err == nil:
 			return s, nil
@@ -190,13 +195,13 @@ func tapGone(h *Hub, p tmuxctl.PaneID, info tapInfo) bool {
 
 // followOwnTap returns the stream of a tap this instance has just started
 // and joins it in the background.
-func (h *Hub) followOwnTap(p tmuxctl.PaneID, info tapInfo) (*Stream, error) {
+func (h *Hub) followOwnTap(p tmuxctl.PaneID, info tapInfo, gate tmuxctl.Gate) (*Stream, error) {
 	s := newStream(h, p, h.opts.BufferBytes)
 	s.gen, s.mark = info.gen, info.baseMark()
-	tc := &tapConn{info: info, joined: make(chan struct{})}
+	tc := &tapConn{info: info, joined: make(chan struct{}), gate: gate, acked: !gate.Ack}
 	s.tap = tc
 	if !h.goFunc(func() {
-		conn, br, head, err := h.dialTap(h.ctx, p, info)
+		conn, br, head, err := h.dialTap(h.ctx, p, info, true)
 		if err != nil {
 			close(tc.joined)
 			s.mu.Lock()
@@ -229,9 +234,10 @@ func (h *Hub) followOwnTap(p tmuxctl.PaneID, info tapInfo) (*Stream, error) {
 	return s, nil
 }
 
-// dialTap connects to the tap info names and reads its header. It waits
-// for a tap that is starting, but not for one that has died.
-func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo) (*net.UnixConn, *bufio.Reader, tapHeaderBody, error) {
+// dialTap connects to the tap info names and reads its header; opener
+// says this instance opened the tap's pipe. It waits for a tap that is
+// starting, but not for one that has died.
+func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, opener bool) (*net.UnixConn, *bufio.Reader, tapHeaderBody, error) {
 	var head tapHeaderBody
 	if fi, err := os.Lstat(filepath.Dir(info.socket)); err == nil && (!fi.IsDir() || fi.Mode().Perm() != 0o700 || !ownedByMe(fi)) {
 		return nil, nil, head, fmt.Errorf("pane %s: its tap's directory %s is not private to this user", p, filepath.Dir(info.socket))
@@ -244,7 +250,7 @@ func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo) (*net
 			conn = c
 			break
 		}
-		if time.Now().After(deadline) || tries%5 == 4 && !tapMarked(h, p, info) {
+		if time.Now().After(deadline) || tries%5 == 4 && !tapMayAnswer(h, p, info, opener) {
 			return nil, nil, head, fmt.Errorf("pane %s: its tap (%s) does not answer: %w", p, info.socket, err)
 		}
 		select {
@@ -260,7 +266,11 @@ func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo) (*net
 		return nil, nil, head, fmt.Errorf("pane %s: its tap (%s): %w", p, info.socket, err)
 	}
 	conn.SetDeadline(time.Now().Add(tapJoinPatience))
-	if _, err := fmt.Fprintf(conn, "%s %s 0\n", tapHello, hex.EncodeToString(info.gen[:])); err != nil {
+	hello := tapHello + " " + hex.EncodeToString(info.gen[:]) + " 0"
+	if opener {
+		hello += " " + tapOpener
+	}
+	if _, err := conn.Write([]byte(hello + "\n")); err != nil {
 		return fail(err)
 	}
 	br := bufio.NewReaderSize(conn, 256<<10)
@@ -280,15 +290,15 @@ func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo) (*net
 
 // joinTap connects to another instance's tap, takes everything its ring
 // holds up to now, and follows it.
-func (h *Hub) joinTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo) (*Stream, error) {
-	conn, br, head, err := h.dialTap(ctx, p, info)
+func (h *Hub) joinTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, gate tmuxctl.Gate) (*Stream, error) {
+	conn, br, head, err := h.dialTap(ctx, p, info, false)
 	if err != nil {
 		return nil, err
 	}
 	s := newStream(h, p, h.opts.BufferBytes)
 	s.gen, s.mark = info.gen, info.baseMark()
 	s.ring.Restart(head.Start)
-	tc := &tapConn{info: info, conn: conn, br: br}
+	tc := &tapConn{info: info, conn: conn, br: br, gate: gate, acked: !gate.Ack}
 	s.tap = tc
 	// Catch up with what the tap held when asked: output printed after
 	// Watch returns is then always in the stream.
@@ -305,6 +315,7 @@ func (h *Hub) joinTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo) (*Str
 		}
 		buf = body[:0]
 		ended = s.applyTap(kind, body)
+		h.ackExit(tc, kind, body)
 	}
 	conn.SetReadDeadline(time.Time{})
 	if ended {
@@ -367,6 +378,21 @@ func (s *Stream) applyTap(kind byte, body []byte) (ended bool) {
 	return false
 }
 
+// ackExit acks the gate of tc when a frame from the tap is its program's
+// exit marker. The marker is looked for in the frames, not in the stream,
+// which stops taking output once it fails: the program's shell waits for
+// the ack whatever became of the stream.
+func (h *Hub) ackExit(tc *tapConn, kind byte, body []byte) {
+	if tc.acked || kind != tapMarker {
+		return
+	}
+	var m frame.Marker
+	if json.Unmarshal(body, &m) == nil && m.Nonce == tc.gate.Nonce && m.Kind == frame.Exit {
+		tc.acked = true
+		h.ack(tc.gate.AckChannel)
+	}
+}
+
 // feedTap follows the tap of s until its pipe ends or the connection does.
 func (h *Hub) feedTap(s *Stream, tc *tapConn) {
 	ended := false
@@ -382,6 +408,7 @@ func (h *Hub) feedTap(s *Stream, tc *tapConn) {
 			continue
 		}
 		ended = s.applyTap(kind, body)
+		h.ackExit(tc, kind, body)
 	}
 	tc.conn.Close()
 	s.mu.Lock()
@@ -402,6 +429,18 @@ func (h *Hub) feedTap(s *Stream, tc *tapConn) {
 			h.ops.ClosePipe(ctx, s.pane, tc.info.baseMark())
 		}
 	}
+}
+
+// tapMayAnswer reports whether the tap of info may still answer. The
+// tap an instance opened may: its pane can close, and the tap clear its
+// mark, before it listens, and it waits for its opener (tap.drain) unless
+// it died.
+func tapMayAnswer(h *Hub, p tmuxctl.PaneID, info tapInfo, opener bool) bool {
+	if opener {
+		pid := tapPID(h, p, info)
+		return pid == 0 || processAlive(pid)
+	}
+	return tapMarked(h, p, info)
 }
 
 // tapMarked reports whether pane p's mark still names the tap of info

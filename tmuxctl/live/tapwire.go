@@ -18,7 +18,9 @@ import (
 )
 
 // The tap's wire. A reader connects to the tap's unix socket and sends one
-// line, "ltxtap1 <generation> <offset>\n"; the tap answers with frames of
+// line, "ltxtap1 <generation> <offset>\n" — with " opener" before the
+// newline from the instance that opened the tap's pipe, which the tap
+// waits for after its pipe's end — and the tap answers with frames of
 // one kind byte, a 4-byte big-endian length and a payload:
 //
 //	H  header (JSON tapHeader): the stream's text starts at Start here;
@@ -39,6 +41,7 @@ const (
 	tapSynced  = 'Y'
 	tapSyncReq = "sync\n"
 	tapHello   = "ltxtap1"
+	tapOpener  = "opener"
 	tapHeader  = 'H'
 	tapText    = 'T'
 	tapSkip    = 'S'
@@ -111,11 +114,23 @@ func tapDir(socketPath string) string {
 		base = os.TempDir()
 	}
 	// A unix socket's path is short (108 bytes on Linux): a long base
-	// gives way to /tmp.
-	if len(base)+len(name)+1+16+len(tapSocketSuffix)+1 > 100 {
+	// gives way to /tmp. So does one with a character that a tmux format
+	// or a match pattern reads (#, %, *, …), or a shell: the socket's path
+	// is in the pane's mark, which guarded commands match in formats.
+	if len(base)+len(name)+1+16+len(tapSocketSuffix)+1 > 100 || !plainPath(base) {
 		base = "/tmp"
 	}
 	return filepath.Join(base, name)
+}
+
+// plainPath reports whether path holds only letters, digits and "/._-".
+func plainPath(path string) bool {
+	for _, r := range path {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-", r)) {
+			return false
+		}
+	}
+	return true
 }
 
 // tapSocket returns the socket of the tap of generation gen in dir.

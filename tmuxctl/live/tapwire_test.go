@@ -79,3 +79,17 @@ func TestApplyTap(t *testing.T) {
 		t.Error("an end frame was not reported")
 	}
 }
+
+// A TMPDIR holding what a tmux format or a pattern reads never reaches a
+// tap's mark, which guarded commands match in formats.
+func TestTapDirIsPlain(t *testing.T) {
+	t.Setenv("TMUX_TMPDIR", "")
+	t.Setenv("TMPDIR", "/tmp/t #(touch x) #{pane_id} %d *")
+	if dir := tapDir("/s"); !plainPath(dir) || !strings.HasPrefix(dir, "/tmp/tmux-mcp-taps-") {
+		t.Errorf("tapDir = %q, want a plain path in /tmp", dir)
+	}
+	t.Setenv("TMPDIR", "/var/tmp/plain_dir-1.x")
+	if dir := tapDir("/s"); !strings.HasPrefix(dir, "/var/tmp/plain_dir-1.x/") {
+		t.Errorf("tapDir = %q, want it in TMPDIR", dir)
+	}
+}
