@@ -389,7 +389,7 @@ func (h *Hub) ackExit(tc *tapConn, kind byte, body []byte) {
 	var m frame.Marker
 	if json.Unmarshal(body, &m) == nil && m.Nonce == tc.gate.Nonce && m.Kind == frame.Exit {
 		tc.acked = true
-		h.ack(tc.gate.AckChannel)
+		h.ack(tc.gate)
 	}
 }
 
