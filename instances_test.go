@@ -149,7 +149,7 @@ func TestInstancesLeaveTheUsersPipe(t *testing.T) {
 	logFile := t.TempDir() + "/my.log"
 	tmuxtest.Run(t, sock, "pipe-pane", "-t", pane, "cat >> "+logFile)
 	_, err := m.tool("run_shell_command", map[string]any{"paneId": pane, "command": "echo hi", "timeoutMs": 10000})
-	if err == nil || !strings.Contains(err.Error(), "pipe-pane of someone else") || !strings.Contains(err.Error(), "tmux pipe-pane -t "+pane) {
+	if err == nil || !strings.Contains(err.Error(), "a pipe-pane that is not tmux-mcp's") || !strings.Contains(err.Error(), "tmux pipe-pane -t "+pane) {
 		t.Errorf("run_shell_command on the user's piped pane: %v, want a refusal naming the pipe and how to close it", err)
 	}
 	printLine(t, sock, pane, "still-logged")

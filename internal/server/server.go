@@ -108,23 +108,38 @@ func New(o Options) (*Server, error) {
 // in tmux (a stale pipe, a held remain-on-exit, a buffer). Notifications
 // are never held: go-sdk handles them in order on the connection's reader,
 // so holding one would hold everything behind it (ping, a cancellation).
-// A request cancelled while held answers as a call cut short does.
+// A tools/call cancelled while held answers as its tool does when
+// cancelled, if the server is ready soon after.
 func (s *Server) held(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch {
 		case method == "initialize", method == "ping", method == "server/discover",
 			strings.HasPrefix(method, "notifications/"):
 		default:
-			if err := s.ready(ctx); err != nil {
-				if method == "tools/call" {
+			err := s.ready(ctx)
+			if err != nil && method == "tools/call" {
+				// A call cancelled while held still answers as that tool
+				// does when cancelled (a wait: outcome cancelled, with
+				// what it saw) once the server is ready, if that comes
+				// soon; only a server still not ready answers the error.
+				readySoon, cancel := context.WithTimeout(context.WithoutCancel(ctx), readyAfterCancel)
+				err = s.ready(readySoon)
+				cancel()
+				if err != nil {
 					return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
 				}
+			}
+			if err != nil {
 				return nil, err
 			}
 		}
 		return next(ctx, method, req)
 	}
 }
+
+// readyAfterCancel bounds how long a tools/call cancelled while held
+// still waits for the server to be ready, to answer as its tool does.
+const readyAfterCancel = 3 * time.Second
 
 // ready waits until the tools are added and the hub has swept, or for ctx.
 func (s *Server) ready(ctx context.Context) error {
