@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -52,7 +53,19 @@ func readOnlyChangesNothing(t *testing.T, tier tools.Class) {
 	// wait_for_channel's examples wait on "ch": a signal tmux keeps for
 	// the next wait lets one return at once instead of timing out.
 	run("wait-for", "-S", "ch")
-	run("run-shell", "true") // reap the dead pane
+	// The dead pane must be dead before the state is taken: on a loaded
+	// machine its shell may not have exited yet, and tmux 3.3a reaps a
+	// child only when it next reaps one (run-shell does).
+	for i := 0; ; i++ {
+		run("run-shell", "true")
+		if strings.TrimSpace(run("display-message", "-p", "-t", "main:dead", "#{pane_dead}")) == "1" {
+			break
+		}
+		if i == 100 {
+			t.Fatal("the pane of window dead never died")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	before := tmuxState(t, sock)
 
 	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
