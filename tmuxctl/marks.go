@@ -139,6 +139,10 @@ type Hold struct {
 	PrevSet bool
 	// PanePID is the pane's process id when the hold was made.
 	PanePID int
+	// DeadBefore is true when the pane was already dead as the hold was
+	// made: something else (keepPane, a remain-on-exit since turned off)
+	// kept it open, so it would not have closed without the hold either.
+	DeadBefore bool
 }
 
 // Ours reports whether the hold is the one marked mark.
@@ -173,16 +177,19 @@ func (l LiveOps) HoldOpen(ctx context.Context, p PaneID, mark string, pid int) (
 		[]string{"if-shell", "-F", "-t", target, "#{?#{" + HoldOption + "},0,1}",
 			quoteCommands([]string{"set-option", "-p", "-t", target, HoldOption, mark + " " + record})},
 		[]string{"set-option", "-p", "-t", target, "remain-on-exit", "on"},
-		[]string{"display-message", "-p", "-t", target, "#{" + HoldOption + "}"},
+		// One command list runs with no event in between: pane_dead here
+		// is what it was when the hold began.
+		[]string{"display-message", "-p", "-t", target, "#{pane_dead} #{" + HoldOption + "}"},
 	)
 	if err != nil {
 		return Hold{}, err
 	}
-	h, ok := ParseHold(strings.TrimSuffix(out, "\n"))
-	if !ok {
+	dead, value, _ := strings.Cut(strings.TrimSuffix(out, "\n"), " ")
+	h, ok := ParseHold(value)
+	if !ok || dead != "0" && dead != "1" {
 		return Hold{}, fmt.Errorf("holding pane %s: its %s reads %q", p, HoldOption, truncate(out, 80))
 	}
-	h.PanePID = pid
+	h.PanePID, h.DeadBefore = pid, dead == "1"
 	return h, nil
 }
 

@@ -440,7 +440,10 @@ func (t *ExitTracker) finish(ctx context.Context, p tmuxctl.PaneID) {
 		return // another instance holds it and will put it back
 	}
 	t.ops.ReleaseHold(ctx, p, h.record)
-	if h.keep || !exited {
+	// A pane already dead when held stayed open for another reason (a
+	// kept pane, waited on again): only a death while held is ours to
+	// close.
+	if h.keep || !exited || h.record.DeadBefore {
 		return
 	}
 	// Closed only if still dead with the same process: KillDeadPane checks

@@ -116,3 +116,57 @@ func describeExit(e Exit) string {
 	}
 	return s
 }
+
+// TestKeptPaneOutlivesALaterWait starts a program held with keep, lets it
+// exit and its hold end, and then waits on its dead pane again, as
+// wait_for_exit does after start_program's keepPane: the later hold must
+// not close the pane the first one kept (remain-on-exit is off, so a
+// hold that closed every dead pane it released would).
+func TestKeptPaneOutlivesALaterWait(t *testing.T) {
+	c, sock := client(t)
+	hub := newHub(t, c, Options{})
+	tracker := hub.Exits()
+	ctx := context.Background()
+	tmuxCmd := tmuxtest.Binary() + " -S " + sock
+	p := tmuxctl.PaneID(strings.TrimSpace(tmuxtest.Run(t, sock, "new-window", "-d", "-t", "main", "-P", "-F", "#{pane_id}",
+		tmuxCmd+" wait-for go; exit 6")))
+	pane, err := c.Pane(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release, err := tracker.HoldStarted(ctx, p, pane.PID, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release() // a started program stays held until it exits
+	tmuxtest.Run(t, sock, "wait-for", "-S", "go")
+	// The first hold ends on its own once the death is heard.
+	deadline := time.Now().Add(eventBound)
+	for {
+		tracker.mu.Lock()
+		_, held := tracker.held[p]
+		tracker.mu.Unlock()
+		if !held {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the kept pane %s is still held %v after its program exited", p, eventBound)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	release, err = tracker.Hold(ctx, p, false, false)
+	if err != nil {
+		t.Fatalf("Hold(%s) of the kept dead pane: %v", p, err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, eventBound)
+	e, err := tracker.Wait(wctx, p)
+	cancel()
+	release()
+	if err != nil || e.Status == nil || *e.Status != 6 {
+		t.Errorf("Wait(%s) = %s, %v; want status 6", p, describeExit(e), err)
+	}
+	if pane, err := c.Pane(ctx, p); err != nil || !pane.Dead {
+		t.Errorf("kept pane %s after a later wait: dead %v, err %v; want it still there, dead", p, pane.Dead, err)
+	}
+}
