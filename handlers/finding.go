@@ -6,6 +6,10 @@ package handlers
 import (
 	"context"
 	"errors"
+	"os"
+	"slices"
+	"strconv"
+	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/internal/wording"
@@ -77,7 +81,9 @@ func (h *Handlers) ListPanes(ctx context.Context, in gen.ListPanesInput) (gen.Li
 	if err != nil {
 		return gen.ListPanesOutput{}, err
 	}
-	panes, err := h.tmux.ListPanes(ctx, tmuxctl.PaneScope{Session: session, Window: window})
+	panes, err := askWhileCwdUnknown(ctx, func() ([]tmuxctl.Pane, error) {
+		return h.tmux.ListPanes(ctx, tmuxctl.PaneScope{Session: session, Window: window})
+	}, func(panes []tmuxctl.Pane) bool { return slices.ContainsFunc(panes, cwdUnknown) })
 	if err != nil {
 		return gen.ListPanesOutput{}, h.explain(ctx, err)
 	}
@@ -196,4 +202,56 @@ func (h *Handlers) windowNamed(ctx context.Context, session tmuxctl.SessionID, i
 		return "", wording.NoWindowNamed(*name, where, windows)
 	}
 	return "", wording.AmbiguousWindowName(*name, where, matches)
+}
+
+// tmux reads a pane's cwd from /proc for the pane's foreground process
+// group, or its session leader. The process tmux forks for a pane just
+// made or respawned first takes the pane's terminal (setsid), then changes
+// to the pane's directory, then execs the program: before the first, tmux
+// answers an empty pane_current_path for a live pane, and before the
+// second, the tmux server's own directory. A listing asks again, a few
+// times and briefly, while a live pane's cwd is empty or its process is
+// still tmux's fork (named as the server is); a pane whose process tmux
+// may not read (another user's) stays unknown after that.
+const (
+	cwdAsks  = 20
+	cwdPause = 10 * time.Millisecond
+)
+
+func cwdUnknown(p tmuxctl.Pane) bool {
+	if p.Dead {
+		return false
+	}
+	return p.Cwd == "" || stillServerFork(p.PID, p.ServerPID)
+}
+
+// stillServerFork is whether process pid still has the name of the tmux
+// server (serverPID), as the server's fork does until it execs (a tmux
+// client a pane runs is named "tmux"). Where /proc cannot tell, it is not.
+func stillServerFork(pid, serverPID int) bool {
+	if pid <= 0 || serverPID <= 0 {
+		return false
+	}
+	name, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+	if err != nil {
+		return false
+	}
+	server, err := os.ReadFile("/proc/" + strconv.Itoa(serverPID) + "/comm")
+	return err == nil && string(name) == string(server)
+}
+
+// askWhileCwdUnknown runs list, again while unknown says a live pane's
+// cwd is not known yet (cwdAsks times at most), and returns its last
+// answer.
+func askWhileCwdUnknown[T any](ctx context.Context, list func() (T, error), unknown func(T) bool) (T, error) {
+	got, err := list()
+	for ask := 1; ask < cwdAsks && err == nil && unknown(got); ask++ {
+		select {
+		case <-ctx.Done():
+			return got, nil
+		case <-time.After(cwdPause):
+		}
+		got, err = list()
+	}
+	return got, err
 }

@@ -136,7 +136,9 @@ func (h *Handlers) GetWindowInfo(ctx context.Context, in gen.GetWindowInfoInput)
 
 // GetPaneInfo describes one pane without its contents.
 func (h *Handlers) GetPaneInfo(ctx context.Context, in gen.GetPaneInfoInput) (gen.GetPaneInfoOutput, error) {
-	p, err := h.tmux.PaneDetail(ctx, tmuxctl.PaneID(in.PaneID))
+	p, err := askWhileCwdUnknown(ctx, func() (tmuxctl.PaneDetail, error) {
+		return h.tmux.PaneDetail(ctx, tmuxctl.PaneID(in.PaneID))
+	}, func(p tmuxctl.PaneDetail) bool { return cwdUnknown(p.Pane) })
 	if err != nil {
 		return gen.GetPaneInfoOutput{}, h.explain(ctx, err)
 	}
