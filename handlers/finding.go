@@ -6,12 +6,11 @@ package handlers
 import (
 	"context"
 	"errors"
-	"os"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/internal/proc"
 	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
@@ -206,38 +205,23 @@ func (h *Handlers) windowNamed(ctx context.Context, session tmuxctl.SessionID, i
 
 // tmux reads a pane's cwd from /proc for the pane's foreground process
 // group, or its session leader. The process tmux forks for a pane just
-// made or respawned first takes the pane's terminal (setsid), then changes
-// to the pane's directory, then execs the program: before the first, tmux
-// answers an empty pane_current_path for a live pane, and before the
-// second, the tmux server's own directory. A listing asks again, a few
-// times and briefly, while a live pane's cwd is empty or its process is
-// still tmux's fork (named as the server is); a pane whose process tmux
-// may not read (another user's) stays unknown after that.
+// made or respawned has the server's name and directory until it execs,
+// and tmux may answer an empty pane_current_path for it around then. A
+// listing asks again, a few times and briefly, while a live pane's
+// process still has the server's name, or its cwd is empty and it started
+// under a second ago: tmux never knows the cwd of a pane whose foreground
+// process is another user's (sudo), and such a listing must not slow down.
 const (
 	cwdAsks  = 20
 	cwdPause = 10 * time.Millisecond
+	cwdYoung = time.Second
 )
 
 func cwdUnknown(p tmuxctl.Pane) bool {
-	if p.Dead {
+	if p.Dead || p.PID <= 0 {
 		return false
 	}
-	return p.Cwd == "" || stillServerFork(p.PID, p.ServerPID)
-}
-
-// stillServerFork is whether process pid still has the name of the tmux
-// server (serverPID), as the server's fork does until it execs (a tmux
-// client a pane runs is named "tmux"). Where /proc cannot tell, it is not.
-func stillServerFork(pid, serverPID int) bool {
-	if pid <= 0 || serverPID <= 0 {
-		return false
-	}
-	name, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
-	if err != nil {
-		return false
-	}
-	server, err := os.ReadFile("/proc/" + strconv.Itoa(serverPID) + "/comm")
-	return err == nil && string(name) == string(server)
+	return p.Cwd == "" && proc.StartedWithin(p.PID, cwdYoung) || proc.SameName(p.PID, p.ServerPID)
 }
 
 // askWhileCwdUnknown runs list, again while unknown says a live pane's

@@ -1,4 +1,5 @@
-// Package proc says whether processes of this machine still run, without
+// Package proc says whether processes of this machine still run, when
+// they started and what they are named, without
 // starting one (no ps): a signal 0, and /proc where there is one to tell
 // a zombie — a process that has exited but not been reaped, which holds
 // nothing — from a running process.
@@ -10,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"syscall"
+	"time"
 )
 
 // Alive reports whether process pid runs: it exists (or exists under
@@ -51,4 +53,50 @@ func Zombie(pid int) bool {
 	// pid (comm) state …: comm may hold spaces and parentheses.
 	i := bytes.LastIndexByte(stat, ')')
 	return i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z'
+}
+
+// SameName reports whether processes pid and other have the same command
+// name (/proc's comm). A process a server forked has the server's name
+// until it execs. Where /proc cannot tell, they do not.
+func SameName(pid, other int) bool {
+	if pid <= 0 || other <= 0 {
+		return false
+	}
+	name, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+	if err != nil {
+		return false
+	}
+	otherName, err := os.ReadFile("/proc/" + strconv.Itoa(other) + "/comm")
+	return err == nil && bytes.Equal(name, otherName)
+}
+
+// StartedWithin reports whether process pid started less than d ago.
+// Where /proc cannot tell, it did not.
+func StartedWithin(pid int, d time.Duration) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	uptime, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		return false
+	}
+	// pid (comm) state …: starttime, in clock ticks since boot, is the
+	// 22nd field, the 20th after comm; comm may hold anything.
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return false
+	}
+	fields := bytes.Fields(stat[i+1:])
+	up := bytes.Fields(uptime)
+	if len(fields) < 20 || len(up) < 1 {
+		return false
+	}
+	ticks, err1 := strconv.ParseFloat(string(fields[19]), 64)
+	now, err2 := strconv.ParseFloat(string(up[0]), 64)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	const clockTicks = 100 // USER_HZ: fixed at 100 on Linux for /proc
+	return now-ticks/clockTicks < d.Seconds()
 }

@@ -36,3 +36,29 @@ func TestAlive(t *testing.T) {
 		t.Errorf("a reaped sleep (%d) is still alive", pid)
 	}
 }
+
+func TestStartedWithinAndSameName(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	child := exec.Command("sleep", "5")
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { child.Process.Kill(); child.Wait() }()
+	if !StartedWithin(child.Process.Pid, time.Minute) {
+		t.Errorf("a child started just now did not start within a minute")
+	}
+	if StartedWithin(child.Process.Pid, 0) {
+		t.Errorf("a child started within 0 s")
+	}
+	if !SameName(os.Getpid(), os.Getpid()) {
+		t.Errorf("this process has not its own name")
+	}
+	if SameName(os.Getpid(), child.Process.Pid) {
+		t.Errorf("this test binary has the name of sleep")
+	}
+	if StartedWithin(-1, time.Hour) || SameName(-1, -1) {
+		t.Errorf("an unknown pid started recently or has a name")
+	}
+}
