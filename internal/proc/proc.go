@@ -1,8 +1,8 @@
 // Package proc says whether processes of this machine still run, when
-// they started and what they are named, without
-// starting one (no ps): a signal 0, and /proc where there is one to tell
-// a zombie — a process that has exited but not been reaped, which holds
-// nothing — from a running process.
+// they started and what they are named, without starting one (no ps): a
+// signal 0, and /proc where there is one — to tell a zombie (a process
+// that has exited but not been reaped, which holds nothing) from a
+// running process, and for a process's start time and name.
 package proc
 
 import (
