@@ -204,11 +204,14 @@ func (h *Hub) followOwnTap(p tmuxctl.PaneID, info tapInfo, gate tmuxctl.Gate) (*
 		conn, br, head, err := h.dialTap(h.ctx, p, info, true)
 		if err != nil {
 			close(tc.joined)
+			// The failure goes in before the drain is announced: a reader
+			// woken by Drained must never find an empty stream that has
+			// not failed, as if the pane had printed nothing.
+			h.retire(s, ConnectionLost)
 			s.mu.Lock()
 			s.pipeEnded = true
 			s.mu.Unlock()
 			close(s.drained)
-			h.retire(s, ConnectionLost)
 			// A tap that never recorded itself never ran: its pipe is
 			// closed (guarded by its mark). One that ran cleans up itself.
 			if tapPID(h, p, info) == 0 {
@@ -411,23 +414,26 @@ func (h *Hub) feedTap(s *Stream, tc *tapConn) {
 		h.ackExit(tc, kind, body)
 	}
 	tc.conn.Close()
+	lost := !ended && s.valid() && !tc.closing.Load()
+	if lost {
+		// The tap went away without an end: it was killed. The failure
+		// goes in before the drain is announced (see followOwnTap).
+		h.retire(s, ConnectionLost)
+	}
 	s.mu.Lock()
 	s.pipeEnded = true
 	s.mu.Unlock()
 	close(s.drained)
 	switch {
-	case !s.valid() || tc.closing.Load():
-	case ended:
-		h.pipeClosed(s)
-	default:
-		// The tap went away without an end: it was killed. Its pipe is
-		// no use to anyone now.
-		h.retire(s, ConnectionLost)
+	case lost:
+		// Its pipe is no use to anyone now.
 		if pid := tapPID(h, s.pane, tc.info); pid == 0 || !processAlive(pid) {
 			ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 			defer cancel()
 			h.ops.ClosePipe(ctx, s.pane, tc.info.baseMark())
 		}
+	case ended && s.valid() && !tc.closing.Load():
+		h.pipeClosed(s)
 	}
 }
 

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -37,6 +40,12 @@ func newTapHub(t *testing.T) (*Hub, *tmuxctl.Client, string) {
 // tap takes far longer to start than printf to run): every byte must
 // still reach the instance that started it, which then sees the pane
 // gone. Several start at once, so some taps start under load.
+//
+// Each program exits as soon as tmux has its output on the screen, not
+// before: tmux discards what a pane printed but it had not read when the
+// pane's process exits (on a loaded Linux the pty hands output over late,
+// and tmux then finds nothing left to read and destroys the pane), so
+// output that never reached tmux is not the tap's to keep.
 func TestTapKeepsShortLivedOutput(t *testing.T) {
 	h, c, _ := newTapHub(t)
 	ctx := context.Background()
@@ -47,7 +56,13 @@ func TestTapKeepsShortLivedOutput(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			want := fmt.Sprintf("short-lived-%02d.", i)
-			created, start, err := c.StartGated(ctx, tmuxctl.Placement{}, tmuxctl.Spawn{Argv: []string{"printf", want}}, tmuxctl.Gate{})
+			exit := filepath.Join(t.TempDir(), "exit")
+			if err := syscall.Mkfifo(exit, 0o600); err != nil {
+				t.Error(err)
+				return
+			}
+			argv := []string{"sh", "-c", `printf %s "$0"; read -r _ <"$1"`, want, exit}
+			created, start, err := c.StartGated(ctx, tmuxctl.Placement{}, tmuxctl.Spawn{Argv: argv}, tmuxctl.Gate{})
 			if err != nil {
 				t.Error(err)
 				return
@@ -61,6 +76,10 @@ func TestTapKeepsShortLivedOutput(t *testing.T) {
 				t.Errorf("pane %s is not read through a tap", created.Pane)
 			}
 			if err := start(ctx); err != nil {
+				t.Error(err)
+				return
+			}
+			if err := exitOnceShown(ctx, c, created.Pane, want, exit); err != nil {
 				t.Error(err)
 				return
 			}
@@ -81,4 +100,28 @@ func TestTapKeepsShortLivedOutput(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// exitOnceShown waits until pane p shows text, which tmux has then read
+// and written into the pane's pipe first, and lets its program exit by
+// opening FIFO exit (its program reads end of file).
+func exitOnceShown(ctx context.Context, c *tmuxctl.Client, p tmuxctl.PaneID, text, exit string) error {
+	for deadline := time.Now().Add(eventBound); ; {
+		rows, err := c.Capture(ctx, p, tmuxctl.CaptureOptions{})
+		if err != nil {
+			return err
+		}
+		if strings.Contains(strings.Join(rows, "\n"), text) {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("pane %s never showed %q", p, text)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	f, err := os.OpenFile(exit, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
