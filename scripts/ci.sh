@@ -40,7 +40,10 @@ cd "$(dirname "$0")/.."
 # cores; the limits leave room for that and still end a hung test.
 full_timeout=20m
 matrix_timeout=10m
-matrix_run='TestScripts|TestStress'
+# The goldens, the stress test, and the tests of several instances on
+# one tmux server and of what is left behind (issue 20 asks for these on
+# every version).
+matrix_run='TestScripts|TestStress|TestInstances|TestLeftover'
 # tmuxctl's tests of the native client against the binary, for every version.
 native_run='TestNative|TestExecTransport'
 # The version whose goldens also run with the tmux binary forced.
