@@ -190,7 +190,7 @@ func BenchmarkStartupPhases(b *testing.B) {
 // buildFloor builds a Go program that reads one line and answers one:
 // the floor under any Go server's start.
 var buildFloor = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "tmux-mcp-test-floor-")
+	dir, err := runTempDir("tmux-mcp-test-floor-")
 	if err != nil {
 		return "", err
 	}

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
@@ -15,7 +16,7 @@ import (
 // per test run: with -race when the tests themselves are a race build, so
 // a race in the server fails the run rather than going unseen.
 var buildBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "tmux-mcp-test-bin-")
+	dir, err := runTempDir("tmux-mcp-test-bin-")
 	if err != nil {
 		return "", err
 	}
@@ -30,6 +31,38 @@ var buildBinary = sync.OnceValues(func() (string, error) {
 	}
 	return bin, nil
 })
+
+// runDirs are the temporary directories that live as long as the test
+// run (built binaries), removed when it ends (see [TestMain]).
+var runDirs struct {
+	sync.Mutex
+	list []string
+}
+
+// runTempDir makes a temporary directory that is removed when the test run
+// ends.
+func runTempDir(pattern string) (string, error) {
+	dir, err := os.MkdirTemp("", pattern)
+	if err == nil {
+		runDirs.Lock()
+		runDirs.list = append(runDirs.list, dir)
+		runDirs.Unlock()
+	}
+	return dir, err
+}
+
+// removingRunDirs runs the tests, then removes the run's directories.
+type removingRunDirs struct{ *testing.M }
+
+func (m removingRunDirs) Run() int {
+	code := m.M.Run()
+	runDirs.Lock()
+	defer runDirs.Unlock()
+	for _, dir := range runDirs.list {
+		os.RemoveAll(dir)
+	}
+	return code
+}
 
 // serverCommand returns the command that runs the built tmux-mcp on the
 // private tmux at sock with TMPDIR=tmpdir (the test's TMPDIR when empty)
