@@ -247,6 +247,10 @@ func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, opene
 	}
 	deadline := time.Now().Add(tapJoinPatience)
 	var conn *net.UnixConn
+	// A tap tmux has just started takes a few milliseconds to listen: the
+	// pause between tries grows from 1 ms, so a new stream waits about as
+	// long as the tap takes, not a fixed step more.
+	pause := time.Millisecond
 	for tries := 0; ; tries++ {
 		c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: info.socket, Net: "unix"})
 		if err == nil {
@@ -261,8 +265,9 @@ func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, opene
 			return nil, nil, head, ctx.Err()
 		case <-h.done:
 			return nil, nil, head, ErrHubClosed
-		case <-time.After(20 * time.Millisecond):
+		case <-time.After(pause):
 		}
+		pause = min(2*pause, 20*time.Millisecond)
 	}
 	fail := func(err error) (*net.UnixConn, *bufio.Reader, tapHeaderBody, error) {
 		conn.Close()
