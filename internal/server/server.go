@@ -66,7 +66,8 @@ const callsBound = 5 * time.Second
 // New builds the server and returns at once, ready to answer initialize:
 // the two slow parts of a start run meanwhile, and every other request is
 // held until both are done (see [Server.held]). They are the tools'
-// registration (go-sdk parses and resolves each tool's schemas) and the
+// registration (go-sdk parses each tool's schemas; tools/call.go resolves
+// them on first use) and the
 // hub's sweep of what dead instances left in tmux. The hub holds nothing
 // in tmux until a tool watches a pane; Close puts back whatever it did set.
 func New(o Options) (*Server, error) {
@@ -89,12 +90,13 @@ func New(o Options) (*Server, error) {
 	s.MCP.AddReceivingMiddleware(s.cancellable)
 	go func() {
 		defer close(s.toolsAdded)
-		// Adding the tools allocates about 16 MB that is garbage at once
-		// (go-sdk parses each schema twice over); with the default GOGC
-		// the small start-up heap makes that six collections, about a
-		// third of the time to the first tools/list on a busy machine
-		// (BenchmarkStartupPhases). A higher ratio meanwhile bounds the
-		// heap at about what is allocated; the caller's is put back.
+		// Adding the tools makes garbage at once (go-sdk parses every
+		// schema into maps); with the default GOGC the small start-up
+		// heap turns that into several collections before the first
+		// tools/list (BenchmarkStartupPhases; when schemas were still
+		// resolved here, about a third of its time). A higher ratio
+		// meanwhile bounds the heap at about what is allocated; the
+		// caller's is put back.
 		defer debug.SetGCPercent(debug.SetGCPercent(startupGCPercent))
 		addTools()
 	}()
