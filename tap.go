@@ -11,9 +11,9 @@ import (
 // tapBinary is the binary tmux runs as a pane's tap: this one, by the name
 // it was started with (a test harness dispatches on that name), or "" —
 // each stream then this instance's own. Taps are opt-in (TMUX_MCP_TAPS=1)
-// until the last CI run's two flakes with taps on under -race are
-// understood (a tap's cursor offset lost between two instances, and a
-// first command's output missing: README "Limits"). There is no tap
+// until a flake the last CI run found with taps on is understood (a
+// second instance's cursor began at 0 of a new tap, not at the first
+// one's offset: README "How it works"). There is no tap
 // where a tap cannot check who reads it (only Linux has SO_PEERCRED
 // here), where the binary is not found, or with TMUX_MCP_NO_TAPS set.
 func tapBinary() string {
