@@ -10,7 +10,6 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
@@ -57,15 +56,9 @@ func (l *commandLog) take() [][]string {
 
 func countedHandlers(t *testing.T) (*Handlers, *commandLog, string) {
 	t.Helper()
-	sock := tmuxtest.Server(t)
 	log := &commandLog{}
-	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock, Observe: log.observe})
-	hub, err := live.New(client, live.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(hub.Close)
-	return New(context.Background(), client, hub, DefaultLimits), log, sock
+	h, _, sock := testHandlers(t, DefaultLimits, tmuxctl.Config{Observe: log.observe})
+	return h, log, sock
 }
 
 func describe(cmds [][]string) string {

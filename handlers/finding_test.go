@@ -6,23 +6,14 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
 // TestListPanesKnowsANewPanesCwd: list_panes asked right after tmux made a
 // pane (its forked process may not have taken the pane's terminal yet, when
 // tmux cannot read its cwd) still names the pane's cwd.
 func TestListPanesKnowsANewPanesCwd(t *testing.T) {
-	sock := tmuxtest.Server(t)
-	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
-	hub, err := live.New(client, live.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(hub.Close)
+	h, client, _ := testHandlers(t, DefaultLimits, tmuxctl.Config{})
 	ctx := context.Background()
-	h := New(ctx, client, hub, DefaultLimits)
 	dir := t.TempDir()
 	for i := range 40 {
 		c, err := client.NewWindow(ctx, "$0", tmuxctl.NewWindowOptions{Spawn: tmuxctl.Spawn{Argv: []string{"sleep", "30"}, Cwd: dir}})

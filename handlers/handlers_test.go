@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
 func TestClampMs(t *testing.T) {
@@ -51,4 +54,19 @@ func TestWaitEffective(t *testing.T) {
 		}
 		w.Done()
 	}
+}
+
+// testHandlers returns handlers over a private tmux and a hub on it, with
+// the client's config completed by cfg (an observer, say), and the socket.
+func testHandlers(t *testing.T, limits Limits, cfg tmuxctl.Config) (*Handlers, *tmuxctl.Client, string) {
+	t.Helper()
+	sock := tmuxtest.Server(t)
+	cfg.Binary, cfg.SocketPath = tmuxtest.Binary(), sock
+	client := tmuxctl.New(cfg)
+	hub, err := live.New(client, live.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hub.Close)
+	return New(context.Background(), client, hub, limits), client, sock
 }

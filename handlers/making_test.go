@@ -8,25 +8,16 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
 // TestExitCheckIsJoined: the goroutine a launch starts to hear an early
 // exit has ended by the time the launch answers, so none outlives its call
 // (and none is left running at shutdown).
 func TestExitCheckIsJoined(t *testing.T) {
-	sock := tmuxtest.Server(t)
-	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
-	hub, err := live.New(client, live.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(hub.Close)
-	ctx := context.Background()
 	limits := DefaultLimits
 	limits.StartGrace = 20 * time.Millisecond
-	h := New(ctx, client, hub, limits)
+	h, _, _ := testHandlers(t, limits, tmuxctl.Config{})
+	ctx := context.Background()
 	release, err := h.exits.HoldBriefly(ctx, "%0")
 	if err != nil {
 		t.Fatal(err)
