@@ -377,8 +377,11 @@ func TestLeftoverStaleHoldAfterRestart(t *testing.T) {
 	if !poll(settleBound, func() bool { return !alive(oldPid) }) {
 		t.Fatalf("tmux server %d still runs %v after kill-server", oldPid, settleBound)
 	}
-	// The program prints what it is sent, then exits 7.
-	prog := []string{"sh", "-c", `read x; echo "out-$x"; exit 7`}
+	// The program prints what it is sent, then exits 7 at the next line.
+	// It waits for that line because tmux closes a pane that no pipe reads
+	// as soon as its program exits, dropping output it has not yet read
+	// (window_pane_destroy_ready asks FIONREAD only when a pipe is open).
+	prog := []string{"sh", "-c", `read x; echo "out-$x"; read y; exit 7`}
 	tmuxtest.Run(t, sock, append([]string{"new-session", "-d", "-s", "main", "-x", "80", "-y", "24"}, prog...)...)
 	if p := newPane(t, sock, prog...); p != "%1" {
 		t.Fatalf("the new server's second pane is %s, want %%1 (reused id)", p)
@@ -427,6 +430,16 @@ func TestLeftoverStaleHoldAfterRestart(t *testing.T) {
 	if out, err := m.answer("wait_for_text", text); err != nil || out["outcome"] != "matched" {
 		t.Errorf("wait_for_text out-go0 on the new %%0: %v %v, want matched", out, err)
 	}
+	var out string
+	if !poll(settleBound, func() bool {
+		out, _ = tmuxQuery(sock, "capture-pane", "-p", "-t", "%1")
+		return strings.Contains(out, "out-go1")
+	}) {
+		t.Errorf("new %%1 shows %q, want its output out-go1", out)
+	}
+	for _, p := range []string{"%0", "%1"} {
+		tmuxtest.Run(t, sock, "send-keys", "-t", p, "Enter")
+	}
 	for p, r := range exits {
 		if out, err := m.answer("wait_for_exit", r); err != nil || out["outcome"] != "completed" || out["exitStatus"] != float64(7) {
 			t.Errorf("wait_for_exit on the new %s: %v %v, want completed with status 7", p, out, err)
@@ -439,15 +452,9 @@ func TestLeftoverStaleHoldAfterRestart(t *testing.T) {
 	if !ps["%1"].dead {
 		t.Errorf("new %%1 (remain-on-exit on) is %+v after its program exited, want it left dead", ps["%1"])
 	}
-	// tmux can hear the exit before it has read the program's last output
-	// from the terminal (it then draws "Pane is dead" first): the output
-	// shows when tmux gets to it.
-	var out string
-	if !poll(settleBound, func() bool {
-		out, _ = tmuxQuery(sock, "capture-pane", "-p", "-t", "%1")
-		return strings.Contains(out, "out-go1")
-	}) {
-		t.Errorf("new %%1 shows %q, want its output out-go1", out)
+	// The dead pane keeps what it showed.
+	if out, _ = tmuxQuery(sock, "capture-pane", "-p", "-t", "%1"); !strings.Contains(out, "out-go1") {
+		t.Errorf("dead %%1 shows %q, want its output out-go1 kept", out)
 	}
 }
 
