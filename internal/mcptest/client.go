@@ -26,6 +26,7 @@ type Client struct {
 	mu      sync.Mutex
 	next    int
 	byID    map[string]json.RawMessage // replies, by wire id
+	arrived map[string]time.Time       // when each reply's line was read
 	nullID  []json.RawMessage          // error replies with a null id
 	notes   []json.RawMessage          // notifications and server requests
 	changed chan struct{}              // closed and replaced on every message
@@ -36,7 +37,7 @@ type Client struct {
 // New returns a client that writes requests to w and reads the server's
 // messages from r until r ends.
 func New(r io.Reader, w io.Writer) *Client {
-	c := &Client{w: w, next: 1, byID: map[string]json.RawMessage{}, changed: make(chan struct{}), done: make(chan struct{})}
+	c := &Client{w: w, next: 1, byID: map[string]json.RawMessage{}, arrived: map[string]time.Time{}, changed: make(chan struct{}), done: make(chan struct{})}
 	go c.read(r)
 	return c
 }
@@ -45,6 +46,7 @@ func (c *Client) read(r io.Reader) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), maxLine)
 	for sc.Scan() {
+		at := time.Now()
 		line := append(json.RawMessage(nil), bytes.TrimSpace(sc.Bytes())...)
 		if len(line) == 0 {
 			continue
@@ -61,6 +63,7 @@ func (c *Client) read(r io.Reader) {
 			c.nullID = append(c.nullID, line)
 		default:
 			c.byID[string(probe.ID)] = line
+			c.arrived[string(probe.ID)] = at
 		}
 		c.notifyLocked()
 		c.mu.Unlock()
@@ -164,6 +167,16 @@ func (c *Client) Reply(id string) (json.RawMessage, bool) {
 	defer c.mu.Unlock()
 	r, ok := c.byID[id]
 	return r, ok
+}
+
+// Arrived returns when the reply to request id was read off the server's
+// output, before any decoding: a benchmark's end of a round trip that
+// leaves out the client's own hand-over to the goroutine waiting for it.
+func (c *Client) Arrived(id string) (time.Time, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	at, ok := c.arrived[id]
+	return at, ok
 }
 
 // NullIDReplies returns the error replies with a null id so far.
