@@ -220,13 +220,20 @@ func (h *Handlers) awaitCommand(w *waiting.Wait, c *commandbook.Command) (outcom
 	start, end = -1, -1
 	for {
 		changed := s.Changed()
-		if mk, ok := s.FindMarker(c.Files.Nonce, frame.Start); ok {
-			start = mk.Offset
+		// The state before the markers: a stream is dead or failed only
+		// after its last output, so an end printed before either is seen.
+		// And one look at the markers: the start and end often arrive
+		// together, and an end seen without its start would lose the
+		// command's output.
+		dead, failure := s.State()
+		f := commandbook.FrameOf(c)
+		if f.Start >= 0 {
+			start = f.Start
 		}
-		if mk, ok := commandbook.EndOf(c); ok {
-			return commandbook.OutcomeOf(mk), start, mk.Offset, mk
+		if f.Ended {
+			return commandbook.OutcomeOf(f.End), start, f.End.Offset, f.End
 		}
-		if dead, failure := s.State(); dead {
+		if dead {
 			return gen.RunShellCommandOutputOutcomePaneDied, start, -1, frame.Marker{}
 		} else if failure != "" {
 			// The stream ended (connection lost, shutdown), not the shell:

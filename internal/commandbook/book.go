@@ -75,7 +75,7 @@ func (b *Book) Busy(p tmuxctl.PaneID) *Command {
 // with fg, it runs in the pane until it ends). Called with the book's mu.
 func (c *Command) reserves() bool {
 	if c.result == nil {
-		_, ended := EndOf(c)
+		ended := FrameOf(c).Ended
 		dead, failure := c.Stream.State()
 		// A lost stream can no longer tell: the pane is let go, as a
 		// wait on it answers cancelled.
@@ -188,7 +188,7 @@ func (b *Book) sweepLocked() {
 		}
 		if c.result == nil {
 			if b.byPane[c.Pane] == c {
-				_, ended := EndOf(c)
+				ended := FrameOf(c).Ended
 				dead, failure := c.Stream.State()
 				if !ended && !dead && failure == "" {
 					continue
@@ -204,16 +204,47 @@ func (b *Book) sweepLocked() {
 	}
 }
 
-// EndOf returns the marker that ended command c, if the stream has seen
-// one: End; Abort when the shell abandoned it; Stop when its program was
-// stopped and left as a job.
-func EndOf(c *Command) (frame.Marker, bool) {
-	for _, k := range []frame.Kind{frame.End, frame.Abort, frame.Stop} {
-		if m, ok := c.Stream.FindMarker(c.Files.Nonce, k); ok {
-			return m, true
+// A Frame is what command c's stream has shown of the markers its runner
+// prints: where the command's output starts, and how it ended.
+type Frame struct {
+	Start int64        // stream offset of the start marker; -1 when not seen
+	End   frame.Marker // the marker that ended it, when Ended
+	Ended bool
+}
+
+// FrameOf reads command c's frame from its stream in one look at its
+// markers, so that an end is never seen without the start printed before
+// it: the runner's start and end markers often arrive in one read, and
+// looking for each in turn could find the end with the start, which came
+// with it just after the first look, missed (the command then seemed to
+// have ended without output, and its output to be incomplete).
+func FrameOf(c *Command) Frame { return frameOf(c.Stream.Markers(c.Files.Nonce)) }
+
+// frameOf reads a frame from one command's markers, oldest first. The
+// marker that ended it is End, else Abort when the shell abandoned it,
+// else Stop when its program was stopped and left as a job.
+func frameOf(markers []frame.Marker) Frame {
+	f := Frame{Start: -1}
+	rank := 0 // of the ending marker found so far: 3 End, 2 Abort, 1 Stop
+	for _, m := range markers {
+		r := 0
+		switch m.Kind {
+		case frame.Start:
+			if f.Start < 0 {
+				f.Start = m.Offset
+			}
+		case frame.End:
+			r = 3
+		case frame.Abort:
+			r = 2
+		case frame.Stop:
+			r = 1
+		}
+		if r > rank {
+			rank, f.End, f.Ended = r, m, true
 		}
 	}
-	return frame.Marker{}, false
+	return f
 }
 
 // OutcomeOf reads the marker that ended a command.

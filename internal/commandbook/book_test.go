@@ -103,3 +103,34 @@ func TestForcedOverCommandsAreForgotten(t *testing.T) {
 		t.Error("the newer command was forgotten too")
 	}
 }
+
+// TestFrameOfMarkers reads where a command starts and how it ended from
+// its markers, oldest first: an end is End, else Abort, else Stop.
+func TestFrameOfMarkers(t *testing.T) {
+	at := func(kind string, off int64) frame.Marker {
+		m := markerOf(kind, 0, "")
+		m.Offset = off
+		return m
+	}
+	for _, c := range []struct {
+		name    string
+		markers []frame.Marker
+		start   int64
+		end     string // the ending marker's kind, "" when not ended
+		endAt   int64
+	}{
+		{"nothing yet", nil, -1, "", 0},
+		{"started", []frame.Marker{at("start", 5)}, 5, "", 0},
+		{"ended", []frame.Marker{at("start", 5), at("end", 9)}, 5, "end", 9},
+		{"an end alone (the start dropped from the 64 kept)", []frame.Marker{at("end", 9)}, -1, "end", 9},
+		{"aborted", []frame.Marker{at("start", 5), at("abort", 7)}, 5, "abort", 7},
+		{"stopped", []frame.Marker{at("start", 5), at("stop", 7)}, 5, "stop", 7},
+		{"stopped, resumed, ended (ksh)", []frame.Marker{at("start", 5), at("stop", 7), at("end", 12)}, 5, "end", 12},
+		{"end before abort", []frame.Marker{at("start", 5), at("abort", 7), at("end", 8)}, 5, "end", 8},
+	} {
+		f := frameOf(c.markers)
+		if f.Start != c.start || f.Ended != (c.end != "") || f.Ended && (string(f.End.Kind) != c.end || f.End.Offset != c.endAt) {
+			t.Errorf("%s: %+v, want start %d, end %q at %d", c.name, f, c.start, c.end, c.endAt)
+		}
+	}
+}

@@ -1,9 +1,12 @@
 package live
 
 import (
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
+	"runtime"
+	"strconv"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
 )
 
 func TestMarkersInStream(t *testing.T) {
@@ -44,5 +47,38 @@ func TestReadAfterOverrunStartsOnACharacter(t *testing.T) {
 	}
 	if string(c.Text) != "cd─e" || c.Missed != 5 { // 3 overwritten + 2 continuation bytes
 		t.Errorf("text %q missed %d, want \"cd─e\" and 5", c.Text, c.Missed)
+	}
+}
+
+// TestMarkersNeverShowAnEndWithoutItsStart: a runner's start and end
+// markers arriving in one read are seen together by Markers, however the
+// look falls against the write. (Looking for the start, then for the end,
+// as run_shell_command once did, finds the end alone when the read lands
+// between the two looks: the command then seemed to have ended with no
+// output, and that output to be incomplete.)
+func TestMarkersNeverShowAnEndWithoutItsStart(t *testing.T) {
+	s := newStream(nil, "%1", 1<<16)
+	const n = 3000
+	nonce := func(i int) string { return "n" + strconv.Itoa(i) }
+	looking := make(chan int)
+	go func() {
+		for i := range looking { // each read lands while the reader looks
+			s.appendOutput([]byte(frame.Prefix + nonce(i) + ";start\a" + "out\n" + frame.Prefix + nonce(i) + ";end;0\a$ "))
+		}
+	}()
+	defer close(looking)
+	for i := range n {
+		looking <- i
+		for {
+			ms := s.Markers(nonce(i))
+			if len(ms) == 0 {
+				runtime.Gosched()
+				continue
+			}
+			if len(ms) != 2 || ms[0].Kind != frame.Start || ms[1].Kind != frame.End {
+				t.Fatalf("%s: markers %+v, want its start and then its end", nonce(i), ms)
+			}
+			break
+		}
 	}
 }
