@@ -81,16 +81,27 @@ func (c *Client) WithSocketName(name string) *Client {
 // (-S path; else -L name or "default" under $TMUX_TMPDIR/tmux-UID; with
 // neither flag inside tmux, the socket named in $TMUX).
 func (c *Client) SocketPath() string {
-	switch {
-	case c.cfg.SocketPath != "":
-		return absPath(c.cfg.SocketPath)
-	case c.cfg.SocketName != "":
-		return filepath.Join(socketDir(), c.cfg.SocketName)
-	}
-	if path, _, ok := strings.Cut(os.Getenv("TMUX"), ","); ok && path != "" {
+	path, given := c.socket()
+	if given {
 		return absPath(path)
 	}
-	return filepath.Join(socketDir(), "default")
+	return path
+}
+
+// socket is the socket's path before [SocketPath] makes it absolute and
+// resolves its symbolic links; given says whether it came from the user
+// (-S, or $TMUX) rather than from tmux's own directory.
+func (c *Client) socket() (path string, given bool) {
+	switch {
+	case c.cfg.SocketPath != "":
+		return c.cfg.SocketPath, true
+	case c.cfg.SocketName != "":
+		return filepath.Join(socketDir(), c.cfg.SocketName), false
+	}
+	if path, _, ok := strings.Cut(os.Getenv("TMUX"), ","); ok && path != "" {
+		return path, true
+	}
+	return filepath.Join(socketDir(), "default"), false
 }
 
 // Describe names the socket for people: "-S /path", "-L name" or "default".

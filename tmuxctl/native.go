@@ -67,14 +67,22 @@ func (c *Client) runNative(ctx context.Context, argv []string, stdin []byte) (re
 			cwd = "/"
 		}
 	}
+	// The socket is dialled as given: connecting resolves a relative path
+	// and symbolic links as SocketPath would, without its system calls
+	// (a stat per path element) on every command.
+	socket, _ := c.socket()
 	res, err := imsg.Run(ctx, imsg.Request{
-		Socket:  c.SocketPath(),
+		Socket:  socket,
 		Argv:    argv,
 		Stdin:   stdin,
 		Environ: os.Environ(),
 		Cwd:     cwd,
 		Term:    os.Getenv("TERM"),
 	})
+	var none *imsg.NoServerError
+	if errors.As(err, &none) {
+		none.Path = c.SocketPath() // the binary names the resolved path
+	}
 	return reply{stdout: res.Stdout, stderr: res.Stderr, status: res.Status}, err
 }
 

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -101,18 +102,20 @@ func Run(ctx context.Context, req Request) (Result, error) {
 	defer stop()
 
 	x := exchange{conn: conn, stdin: req.Stdin, streams: map[uint32]*stream{}, opened: map[uint32]bool{}}
-	out := identify(req)
+	ident := identities.of(req)
 	cmd, res, ok := packCommand(req.Argv)
 	if !ok {
 		// The binary checks only after identifying; so does this, so that
 		// the server sees the same short-lived client either way.
-		if _, err := conn.Write(out); err != nil && ctx.Err() != nil {
+		if _, err := conn.Write(ident); err != nil && ctx.Err() != nil {
 			return Result{}, ctx.Err()
 		}
 		return res, nil
 	}
-	out = Append(out, MsgCommand, cmd)
-	if _, err := conn.Write(out); err != nil {
+	// One write (writev) of the identity, shared by every command, and the
+	// command.
+	out := net.Buffers{ident, Append(make([]byte, 0, HeaderSize+len(cmd)), MsgCommand, cmd)}
+	if _, err := out.WriteTo(conn); err != nil {
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()
 		}
@@ -155,6 +158,31 @@ func dial(ctx context.Context, socket string) (net.Conn, error) {
 		}
 		pause = min(2*pause, 5*time.Millisecond)
 	}
+}
+
+// An identityCache keeps the identify messages of the last request: they
+// depend only on its terminal, working directory and environment, which
+// are the process's own and the same for every command, and building them
+// (an environ message per variable) was most of a command's garbage.
+type identityCache struct {
+	mu        sync.Mutex
+	term, cwd string
+	environ   []string
+	msgs      []byte // never changed once built: callers share it
+}
+
+var identities identityCache
+
+// of returns identify(req), built again only when req identifies
+// differently from the last request.
+func (c *identityCache) of(req Request) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.msgs == nil || req.Term != c.term || req.Cwd != c.cwd || !slices.Equal(req.Environ, c.environ) {
+		c.term, c.cwd, c.environ = req.Term, req.Cwd, slices.Clone(req.Environ)
+		c.msgs = identify(req)
+	}
+	return c.msgs
 }
 
 // identify builds the messages a tmux client sends first (client.c
