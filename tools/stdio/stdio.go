@@ -48,11 +48,11 @@ type Transport struct {
 	toSDK chan jsonrpc.Message // messages for the SDK's Read
 
 	mu       sync.Mutex
-	pending  map[string]bool // ids of requests the SDK has not answered yet
-	inputEnd bool            // stdin ended or Stop was called
-	closed   bool            // the SDK's input has ended
-	ended    chan struct{}   // closed when inputEnd becomes true
-	drained  chan struct{}   // closed when closed becomes true
+	pending  map[jsonrpc.ID]bool // ids of requests the SDK has not answered yet
+	inputEnd bool                // stdin ended or Stop was called
+	closed   bool                // the SDK's input has ended
+	ended    chan struct{}       // closed when inputEnd becomes true
+	drained  chan struct{}       // closed when closed becomes true
 
 	readerOnce sync.Once
 	readerDone chan struct{} // closed when the line reader has returned
@@ -61,7 +61,7 @@ type Transport struct {
 // New returns a Transport that reads in and writes out. Pass it to
 // [mcp.Server.Run]; it starts reading when the server connects.
 func New(in io.Reader, out io.Writer) *Transport {
-	return &Transport{in: in, out: out, toSDK: make(chan jsonrpc.Message), pending: map[string]bool{},
+	return &Transport{in: in, out: out, toSDK: make(chan jsonrpc.Message), pending: map[jsonrpc.ID]bool{},
 		ended: make(chan struct{}), drained: make(chan struct{}), readerDone: make(chan struct{})}
 }
 
@@ -111,9 +111,9 @@ func (c *connection) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("marshaling message: %v", err)
 	}
-	var answered []string
+	var answered []jsonrpc.ID
 	if resp, ok := msg.(*jsonrpc.Response); ok && resp.ID.IsValid() {
-		answered = []string{idKey(resp.ID)}
+		answered = []jsonrpc.ID{resp.ID}
 	}
 	_, err = c.g.send(append(data, '\n'), answered)
 	return err
@@ -253,7 +253,7 @@ func (g *Transport) handleLine(line []byte) {
 // batch is refused here: the SDK ends the whole session on one (MCP dropped
 // JSON-RPC batching in 2025-06-18), and one line must never cost the calls
 // in flight.
-func decode(line []byte) (jsonrpc.Message, []string, error) {
+func decode(line []byte) (jsonrpc.Message, []jsonrpc.ID, error) {
 	// One JSON value and nothing after it: the SDK decodes the first value
 	// and then ends the session on the trailing data.
 	if !json.Valid(line) {
@@ -270,7 +270,7 @@ func decode(line []byte) (jsonrpc.Message, []string, error) {
 		}
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
-		return msg, []string{idKey(req.ID)}, nil
+		return msg, []jsonrpc.ID{req.ID}, nil
 	}
 	return msg, nil, nil
 }
@@ -356,8 +356,6 @@ func deeper(data []byte, max int) bool {
 
 var errBatch = errors.New("JSON-RPC batches are not supported (MCP removed batching in 2025-06-18); send one message per line")
 
-func idKey(id jsonrpc.ID) string { return fmt.Sprintf("%T:%v", id.Raw(), id.Raw()) }
-
 // errorReply builds the JSON-RPC error for a line the SDK must not see.
 func errorReply(line []byte, err error) []byte {
 	code, msg := jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error()
@@ -392,7 +390,7 @@ func (g *Transport) Write(p []byte) (int, error) {
 }
 
 // send writes p, which answers the requests answered, to the output.
-func (g *Transport) send(p []byte, answered []string) (int, error) {
+func (g *Transport) send(p []byte, answered []jsonrpc.ID) (int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	n, err := g.out.Write(p)
@@ -416,7 +414,7 @@ func (g *Transport) reply(p []byte) {
 }
 
 // responseIDs returns the ids of the responses in an outgoing message.
-func responseIDs(p []byte) []string {
+func responseIDs(p []byte) []jsonrpc.ID {
 	p = bytes.TrimSpace(p)
 	var raws []json.RawMessage
 	if len(p) > 0 && p[0] == '[' {
@@ -426,7 +424,7 @@ func responseIDs(p []byte) []string {
 	} else {
 		raws = []json.RawMessage{p}
 	}
-	var ids []string
+	var ids []jsonrpc.ID
 	for _, raw := range raws {
 		var probe struct {
 			ID     any             `json:"id"`
@@ -437,7 +435,7 @@ func responseIDs(p []byte) []string {
 		}
 		id, err := jsonrpc.MakeID(probe.ID)
 		if err == nil && id.IsValid() {
-			ids = append(ids, idKey(id))
+			ids = append(ids, id)
 		}
 	}
 	return ids
