@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,7 +29,25 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
+	if len(os.Args) < 2 || os.Args[1] != live.TapWord {
+		tuneGC()
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// gcPercent is a server's GOGC unless the environment sets one. A read
+// call leaves about 85 KB of garbage (64 KB of it the two 32 KiB buffers
+// go-sdk's decoder takes per request) over a live heap of a few MB, so at
+// Go's default the heap's 4 MB floor meant a collection every 20 calls
+// and the collector about a quarter of a call's CPU; at 400 the floor is
+// 16 MB, with 8 times fewer collections. The price is a heap that may
+// grow to five times what is live rather than twice.
+const gcPercent = 400
+
+func tuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 }
 
 // config is everything the flags and their environment twins set.
