@@ -70,10 +70,9 @@ func (m removingRunDirs) Run() int {
 // detector's one-second pause, as in the goldens.
 func serverCommand(bin, sock, tmpdir string, args ...string) *exec.Cmd {
 	cmd := exec.Command(bin, append([]string{"-S", sock, "--tmux", tmuxtest.Binary()}, args...)...)
-	// The process tests run with pane taps, which users turn on with
-	// TMUX_MCP_TAPS=1 (see tapBinary): the instance, leftover and stress
-	// tests are where taps are proven.
-	cmd.Env = append(environWithout("TMUX", "TMUX_PANE", "TMPDIR", "GORACE", "TMUX_MCP_NO_TAPS", "TMUX_MCP_TAPS"), "GORACE=atexit_sleep_ms=10", "TMUX_MCP_TAPS=1")
+	// The process tests run with pane taps, as users do (see tapBinary):
+	// the instance, leftover and stress tests are where taps are proven.
+	cmd.Env = append(environWithout("TMUX", "TMUX_PANE", "TMPDIR", "GORACE", "TMUX_MCP_NO_TAPS"), "GORACE=atexit_sleep_ms=10")
 	if tmpdir != "" {
 		cmd.Env = append(cmd.Env, "TMPDIR="+tmpdir)
 	} else {

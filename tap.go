@@ -10,14 +10,11 @@ import (
 
 // tapBinary is the binary tmux runs as a pane's tap: this one, by the name
 // it was started with (a test harness dispatches on that name), or "" —
-// each stream then this instance's own. Taps are opt-in (TMUX_MCP_TAPS=1)
-// until a flake the last CI run found with taps on is understood (a
-// second instance's cursor began at 0 of a new tap, not at the first
-// one's offset: README "How it works"). There is no tap
-// where a tap cannot check who reads it (only Linux has SO_PEERCRED
-// here), where the binary is not found, or with TMUX_MCP_NO_TAPS set.
+// each stream then this instance's own — where a tap cannot check who
+// reads it (only Linux has SO_PEERCRED here), where the binary is not
+// found, or when TMUX_MCP_NO_TAPS is set (the escape hatch README names).
 func tapBinary() string {
-	if runtime.GOOS != "linux" || os.Getenv("TMUX_MCP_TAPS") != "1" || os.Getenv("TMUX_MCP_NO_TAPS") != "" {
+	if runtime.GOOS != "linux" || os.Getenv("TMUX_MCP_NO_TAPS") != "" {
 		return ""
 	}
 	name := os.Args[0]

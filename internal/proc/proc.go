@@ -100,3 +100,34 @@ func StartedWithin(pid int, d time.Duration) bool {
 	const clockTicks = 100 // USER_HZ: fixed at 100 on Linux for /proc
 	return now-ticks/clockTicks < d.Seconds()
 }
+
+// Holding returns the id of a process of this user, other than this one,
+// whose command line holds s, or 0 if none does. Where /proc cannot tell,
+// none does. A zombie's command line is empty, and a process a server
+// forked holds the server's until it execs.
+func Holding(s string) int {
+	if s == "" {
+		return 0
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	want, self, uid := []byte(s), os.Getpid(), uint32(os.Getuid())
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self || !e.IsDir() {
+			continue
+		}
+		if fi, err := e.Info(); err != nil {
+			continue
+		} else if st, ok := fi.Sys().(*syscall.Stat_t); !ok || st.Uid != uid {
+			continue
+		}
+		cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && bytes.Contains(cmdline, want) {
+			return pid
+		}
+	}
+	return 0
+}

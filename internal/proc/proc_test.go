@@ -3,6 +3,7 @@ package proc
 import (
 	"os"
 	"os/exec"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -60,5 +61,27 @@ func TestStartedWithinAndSameName(t *testing.T) {
 	}
 	if StartedWithin(-1, time.Hour) || SameName(-1, -1) {
 		t.Errorf("an unknown pid started recently or has a name")
+	}
+}
+
+func TestHolding(t *testing.T) {
+	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+		t.Skip("no /proc")
+	}
+	word := "tmux-mcp-proc-test-" + strconv.Itoa(os.Getpid())
+	if pid := Holding(word); pid != 0 {
+		t.Fatalf("before it starts, process %d holds %q", pid, word)
+	}
+	cmd := exec.Command("sh", "-c", "sleep 30; exit 0", word) // $0: its command line holds word
+	if err := cmd.Start(); err != nil {
+		t.Skip(err)
+	}
+	if pid := Holding(word); pid != cmd.Process.Pid {
+		t.Errorf("Holding(%q) = %d, want the shell that holds it (%d)", word, pid, cmd.Process.Pid)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if pid := Holding(word); pid != 0 {
+		t.Errorf("after it ended, process %d holds %q", pid, word)
 	}
 }

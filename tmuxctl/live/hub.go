@@ -383,21 +383,32 @@ func (h *Hub) expire(s *Stream) {
 // every hold (putting the user's remain-on-exit back), removes the hook
 // entry, and waits for every goroutine it started.
 func (h *Hub) Close() {
+	if streams, listener, ok := h.beginClose(); ok {
+		h.finishClose(streams, listener)
+	}
+}
+
+// beginClose is the first step of Close: the hub is closed (done), each
+// stream retired. Its goroutines still run, with h.ctx, until
+// finishClose has closed the pipes. ok is false if the hub was closed.
+func (h *Hub) beginClose() (streams []*Stream, listener *deathListener, ok bool) {
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.closed {
-		h.mu.Unlock()
-		return
+		return nil, nil, false
 	}
 	h.closed = true
 	close(h.done)
-	streams := make([]*Stream, 0, len(h.streams))
+	streams = make([]*Stream, 0, len(h.streams))
 	for _, s := range h.streams {
 		streams = append(streams, s)
 		h.retireLocked(s, HubClosed)
 	}
-	listener := h.listener
-	h.mu.Unlock()
+	return streams, h.listener, true
+}
 
+// finishClose is the rest of Close.
+func (h *Hub) finishClose(streams []*Stream, listener *deathListener) {
 	// One deadline for all the clean-up, so a wedged tmux server cannot
 	// hold the process: what is not done by then, the next start sweeps.
 	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)

@@ -37,8 +37,10 @@ func TestNoClientAttachedAndNoResize(t *testing.T) {
 	}
 	defer release()
 	off := s.End()
-	tmuxtest.Run(t, sock, "send-keys", "-t", string(p), "echo watched", "Enter")
-	waitText(t, s, off, "\nwatched\n")
+	// wat""ched: the typed line, which the terminal echoes (before the
+	// shell's first prompt too), is not the output.
+	tmuxtest.Run(t, sock, "send-keys", "-t", string(p), `echo wat""ched`, "Enter")
+	waitText(t, s, off, "watched\n")
 	if clients := tmuxtest.Run(t, sock, "list-clients"); clients != "" {
 		t.Errorf("clients attached while streams are live:\n%s", clients)
 	}
@@ -59,8 +61,10 @@ func TestUserPipeIsNeverTouched(t *testing.T) {
 	if !errors.As(err, &taken) {
 		t.Fatalf("Watch of a pane the user pipes = %v, want a PipeTakenError", err)
 	}
-	tmuxtest.Run(t, sock, "send-keys", "-t", "%0", "echo still-logged", "Enter")
-	waitFile(t, log, "\nstill-logged")
+	// The typed line (echoed by the terminal, even before the shell's
+	// first prompt) is not the output: "still""-logged" prints still-logged.
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%0", `echo still""-logged`, "Enter")
+	waitFile(t, log, "still-logged")
 	if got := tmuxtest.Run(t, sock, "display-message", "-p", "-t", "%0", "#{pane_pipe}[#{@tmux-mcp-pipe}]"); got != "1[]\n" {
 		t.Errorf("pipe state %q, want the user's pipe and no mark", got)
 	}
@@ -96,8 +100,10 @@ func TestReplacedPipeEndsStream(t *testing.T) {
 		t.Errorf("failure %q, want %q", f, ConnectionLost)
 	}
 	h.Close()
-	tmuxtest.Run(t, sock, "send-keys", "-t", "%0", "echo user-pipe", "Enter")
-	waitFile(t, log, "\nuser-pipe")
+	// The typed line is not the output (see TestUserPipeIsNeverTouched):
+	// a line typed before the shell's first prompt is echoed before it.
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%0", `echo user""-pipe`, "Enter")
+	waitFile(t, log, "user-pipe")
 	if got := tmuxtest.Run(t, sock, "display-message", "-p", "-t", "%0", "#{pane_pipe}[#{@tmux-mcp-pipe}]"); got != "1[]\n" {
 		t.Errorf("pipe state %q, want the user's pipe and no mark", got)
 	}

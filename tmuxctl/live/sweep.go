@@ -77,8 +77,9 @@ func (h *Hub) sweepPipe(ctx context.Context, p tmuxctl.Pane) {
 }
 
 // tapAlive reports whether the tap a mark names still runs: its recorded
-// pid, or, before it has recorded one, its socket answering (twice
-// asked, a second apart, for a tap that is just starting).
+// pid, or, before it has recorded one, its socket answering or its
+// process starting (see tapStarting) — twice asked, a second apart, for
+// a tap whose shell tmux has forked but not yet run.
 func tapAlive(t tapInfo) bool {
 	if t.pid != 0 {
 		return processAlive(t.pid)
@@ -91,9 +92,19 @@ func tapAlive(t tapInfo) bool {
 			c.Close()
 			return true
 		}
+		if tapStarting(t) {
+			return true
+		}
 	}
 	return false
 }
+
+// tapStarting reports whether the tap of t has not listened yet but runs:
+// a process whose command line names its socket (the pipe's shell, or
+// the tap itself), which a race-built tap on a loaded machine is for a
+// second or more. Such a tap's pipe must not be closed, or the instance
+// that opened it loses its stream and the next one finds no tap.
+func tapStarting(t tapInfo) bool { return proc.Holding(t.socket) != 0 }
 
 // sweepTap closes the pipe of a tap that died and removes its socket and,
 // if it is empty, the taps' directory.

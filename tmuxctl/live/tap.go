@@ -178,6 +178,12 @@ func (t *tap) listen() (*net.UnixListener, error) {
 			return nil, err
 		}
 		fi, err := os.Lstat(dir)
+		if errors.Is(err, os.ErrNotExist) && attempt < 3 {
+			// Another tap, ending, removed the directory since our
+			// Mkdir found it: again (the tap would otherwise give its
+			// pane back).
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -187,10 +187,13 @@ func (h *Hub) startTapStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl
 	}
 }
 
-// tapGone reports whether the tap info names has died or never started.
+// tapGone reports whether the tap info names has died or never started
+// (and is not starting still).
 func tapGone(h *Hub, p tmuxctl.PaneID, info tapInfo) bool {
-	pid := tapPID(h, p, info)
-	return pid == 0 || !processAlive(pid)
+	if pid := tapPID(h, p, info); pid != 0 {
+		return !processAlive(pid)
+	}
+	return !tapStarting(info)
 }
 
 // followOwnTap returns the stream of a tap this instance has just started
@@ -212,9 +215,21 @@ func (h *Hub) followOwnTap(p tmuxctl.PaneID, info tapInfo, gate tmuxctl.Gate) (*
 			s.pipeEnded = true
 			s.mu.Unlock()
 			close(s.drained)
-			// A tap that never recorded itself never ran: its pipe is
-			// closed (guarded by its mark). One that ran cleans up itself.
-			if tapPID(h, p, info) == 0 {
+			// A tap that never recorded itself after tapJoinPatience,
+			// and is not starting still, never ran: its pipe is closed
+			// (guarded by its mark). One that ran cleans up itself. A
+			// hub that shuts down while its tap is still starting (an
+			// instance that typed and exited at once, a race-built tap
+			// slow to start) has not waited: the tap is the pane's now,
+			// for the next instance to join, and ends by itself (its
+			// idle limit); one that never starts is the start-up
+			// sweep's.
+			select {
+			case <-h.done:
+				return
+			default:
+			}
+			if tapPID(h, p, info) == 0 && !tapStarting(info) {
 				ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 				defer cancel()
 				h.ops.ClosePipe(ctx, p, info.baseMark())
