@@ -193,6 +193,35 @@ func (l LiveOps) HoldOpen(ctx context.Context, p PaneID, mark string, pid int) (
 	return h, nil
 }
 
+// HoldOpenNew is [LiveOps.HoldOpen] of a pane the caller has just made,
+// with process id pid, whose program has not started (it waits on its
+// gate): such a pane cannot be dead, and no one else knows of it yet, so
+// the hold is not read back. It reads the pane's own remain-on-exit (the
+// one a user's hook on new panes may have set: hooks run with the command
+// that made the pane, before this), then records it and turns the option
+// on in one command, unless the pane is held already. Whoever reads the
+// pane later sees in its HoldMark whether the hold is the caller's.
+func (l LiveOps) HoldOpenNew(ctx context.Context, p PaneID, mark string, pid int) (Hold, error) {
+	target := string(p)
+	prev, prevSet, err := l.c.paneOption(ctx, p, "remain-on-exit")
+	if err != nil {
+		return Hold{}, err
+	}
+	record := "-"
+	if prevSet {
+		record = "=" + prev
+	}
+	_, err = l.c.command(ctx, "if-shell", "-F", "-t", target, "#{?#{"+HoldOption+"},0,1}",
+		quoteCommands(
+			[]string{"set-option", "-p", "-t", target, HoldOption, mark + " " + record},
+			[]string{"set-option", "-p", "-t", target, "remain-on-exit", "on"},
+		))
+	if err != nil {
+		return Hold{}, err
+	}
+	return Hold{Mark: mark, Prev: prev, PrevSet: prevSet, PanePID: pid}, nil
+}
+
 // ParseHold reads a [HoldOption] value.
 func ParseHold(v string) (Hold, bool) {
 	mark, rest, ok := strings.Cut(v, " ")
