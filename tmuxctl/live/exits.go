@@ -467,6 +467,22 @@ func (t *ExitTracker) finish(ctx context.Context, p tmuxctl.PaneID) {
 	// unless tmux shows the pane dead but not reaped.
 	// An exit already recorded (by died, just before) is not read again.
 	e, exited := t.recorded(p, 0, h.panePID)
+	t.mu.Lock()
+	quick := h.fresh && h.brief && h.ours
+	t.mu.Unlock()
+	if !exited && quick {
+		// A launch's check of a new pane, most often still running:
+		// one command puts the user's setting back if it is, and
+		// otherwise reads the pane, dead or held by another, for the
+		// general case below.
+		pane, released, err := t.ops.ReleaseLiveHold(ctx, p, h.record)
+		if err == nil && released {
+			return
+		}
+		if err == nil {
+			t.checkFresh(pane)
+		}
+	}
 	if !exited {
 		var unreaped bool
 		e, exited, unreaped = t.recordPane(ctx, p)
