@@ -114,32 +114,32 @@ func TestCommandCounts(t *testing.T) {
 				t.Fatalf("start_program = %+v, %v", out, err)
 			}
 		}},
-		{"create_session", 4, 4, func(t *testing.T) {
+		{"create_session", 3, 3, func(t *testing.T) {
 			if _, err := h.CreateSession(ctx, gen.CreateSessionInput{}); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"create_session argv", 13, 13, func(t *testing.T) {
+		{"create_session argv", 7, 7, func(t *testing.T) {
 			if _, err := h.CreateSession(ctx, gen.CreateSessionInput{Argv: []string{"sleep", "100"}}); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"create_window", 4, 4, func(t *testing.T) {
+		{"create_window", 3, 3, func(t *testing.T) {
 			if _, err := h.CreateWindow(ctx, gen.CreateWindowInput{SessionID: "$0", Name: str("w")}); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"create_window argv", 13, 13, func(t *testing.T) {
+		{"create_window argv", 7, 7, func(t *testing.T) {
 			if _, err := h.CreateWindow(ctx, gen.CreateWindowInput{SessionID: "$0", Argv: []string{"sleep", "100"}}); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"split_window", 4, 4, func(t *testing.T) {
+		{"split_window", 3, 3, func(t *testing.T) {
 			if _, err := h.SplitWindow(ctx, gen.SplitWindowInput{PaneID: "%0"}); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"split_window argv", 13, 13, func(t *testing.T) {
+		{"split_window argv", 7, 7, func(t *testing.T) {
 			if _, err := h.SplitWindow(ctx, gen.SplitWindowInput{PaneID: "%0", Argv: []string{"sleep", "100"}}); err != nil {
 				t.Fatal(err)
 			}

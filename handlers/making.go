@@ -197,12 +197,18 @@ func (h *Handlers) launch(ctx context.Context, in tmuxctl.SessionID, spawn tmuxc
 		return abandon(err)
 	}
 	defer release()
+	died := h.exits.Died(created.Pane) // before the program can start
 	if err := start(ctx); err != nil {
 		return abandon(err)
 	}
-	e, exited := h.exitedAtOnce(ctx, s, created.Pane, nonce)
+	e, exited := h.exitedAtOnce(ctx, s, created.Pane, nonce, died)
 	if !exited {
-		return out, nil
+		// The hold ends with one look at the pane: a death no one
+		// reported (tmux had not noticed it yet) is read there.
+		release()
+		if e, exited = h.exits.Ended(created.Pane, created.PID); !exited {
+			return out, nil
+		}
 	}
 	said := ""
 	if s != nil {
@@ -226,8 +232,9 @@ func giveUp(start func(context.Context) error) {
 
 // exitedAtOnce waits for the program in pane to be exec'd (the marker
 // with nonce in s) and then the start grace more, and reports its exit if it
-// ended meanwhile.
-func (h *Handlers) exitedAtOnce(ctx context.Context, s *live.Stream, pane tmuxctl.PaneID, nonce string) (live.Exit, bool) {
+// ended meanwhile. died is closed when the pane's death is reported: only
+// then is its exit read here (the hold's end looks at the pane anyway).
+func (h *Handlers) exitedAtOnce(ctx context.Context, s *live.Stream, pane tmuxctl.PaneID, nonce string, died <-chan struct{}) (live.Exit, bool) {
 	wctx, cancel := h.waitContext(ctx, markerWait)
 	type result struct {
 		e   live.Exit
@@ -235,10 +242,6 @@ func (h *Handlers) exitedAtOnce(ctx context.Context, s *live.Stream, pane tmuxct
 	}
 	ended := make(chan result, 1)
 	var exitCheck sync.WaitGroup
-	exitCheck.Go(func() {
-		e, err := h.exits.Wait(wctx, pane)
-		ended <- result{e, err}
-	})
 	// The exit check ends with wctx: it is over before this call answers.
 	defer exitCheck.Wait()
 	defer cancel()
@@ -258,6 +261,12 @@ func (h *Handlers) exitedAtOnce(ctx context.Context, s *live.Stream, pane tmuxct
 			}
 		}
 		select {
+		case <-died:
+			died = nil
+			exitCheck.Go(func() {
+				e, err := h.exits.Wait(wctx, pane)
+				ended <- result{e, err}
+			})
 		case r := <-ended:
 			if r.err != nil {
 				return live.Exit{}, errors.Is(r.err, live.ErrPaneGone)

@@ -10,8 +10,8 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
-// TestExitCheckIsJoined: the goroutine a launch starts to hear an early
-// exit has ended by the time the launch answers, so none outlives its call
+// TestExitCheckIsJoined: the goroutine a launch starts to read an early
+// exit, once a death is reported, has ended by the time the launch answers, so none outlives its call
 // (and none is left running at shutdown).
 func TestExitCheckIsJoined(t *testing.T) {
 	limits := DefaultLimits
@@ -23,10 +23,14 @@ func TestExitCheckIsJoined(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer release()
+	// A death reported of a pane that still runs (as when tmux reports
+	// another pane's) starts the exit check.
+	died := make(chan struct{})
+	close(died)
 	for range 5 {
 		// The shell in %0 does not exit: the grace passes while the
 		// exit check still waits.
-		if _, exited := h.exitedAtOnce(ctx, nil, "%0", "n0nce"); exited {
+		if _, exited := h.exitedAtOnce(ctx, nil, "%0", "n0nce", died); exited {
 			t.Fatal("a running shell was reported as exited")
 		}
 		buf := make([]byte, 1<<20)

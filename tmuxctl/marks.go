@@ -60,10 +60,12 @@ func (e *PipeTakenError) Error() string {
 // command relay and marks the pipe as mark — only if the pane is alive and
 // has no pipe yet. The check and the opening are one tmux command list, so
 // an existing pipe is never closed: pipe-pane always closes the old pipe
-// first, and its -o flag would then open nothing.
+// first, and its -o flag would then open nothing. The pane is read only
+// when the pipe is not opened (if-shell's other branch): one command.
 //
-// It returns the pane as it is afterwards. opened is false when the pane
-// is dead (nothing to pipe) or already had a pipe ([PipeTakenError]).
+// opened is false when the pane is dead (nothing to pipe) or already had
+// a pipe ([PipeTakenError]); pane is then the pane as it is, and when
+// opened only its ID is set.
 func (l LiveOps) OpenPipe(ctx context.Context, p PaneID, relay, mark string) (pane Pane, opened bool, err error) {
 	target := string(p)
 	open := quoteCommands(
@@ -71,12 +73,15 @@ func (l LiveOps) OpenPipe(ctx context.Context, p PaneID, relay, mark string) (pa
 		[]string{"set-option", "-p", "-t", target, PipeOption, mark},
 	)
 	spec, fieldSep, rowSep := paneFormat.layout()
-	out, err := l.c.commands(ctx,
-		[]string{"if-shell", "-F", "-t", target, "#{?pane_pipe,0,#{?pane_dead,0,1}}", open},
-		[]string{"list-panes", "-F", spec, "-t", target},
-	)
+	out, err := l.c.command(ctx, "if-shell", "-F", "-t", target, "#{?pane_pipe,0,#{?pane_dead,0,1}}", open,
+		quoteCommands([]string{"list-panes", "-F", spec, "-t", target}))
 	if err != nil {
 		return Pane{}, false, err
+	}
+	if out == "" {
+		// The pipe was opened: a missing pane fails the commands that
+		// target it (if-shell itself runs with no pane).
+		return Pane{ID: p}, true, nil
 	}
 	rows, err := l.c.parsePrinted(ctx, paneFormat, out, fieldSep, rowSep)
 	if err != nil {
@@ -193,6 +198,35 @@ func (l LiveOps) HoldOpen(ctx context.Context, p PaneID, mark string, pid int) (
 	return h, nil
 }
 
+// HoldOpenNew is [LiveOps.HoldOpen] of a pane the caller has just made,
+// with process id pid, whose program has not started (it waits on its
+// gate): such a pane cannot be dead, and no one else knows of it yet, so
+// the hold is not read back. It reads the pane's own remain-on-exit (the
+// one a user's hook on new panes may have set: hooks run with the command
+// that made the pane, before this), then records it and turns the option
+// on in one command, unless the pane is held already. Whoever reads the
+// pane later sees in its HoldMark whether the hold is the caller's.
+func (l LiveOps) HoldOpenNew(ctx context.Context, p PaneID, mark string, pid int) (Hold, error) {
+	target := string(p)
+	prev, prevSet, err := l.c.paneOption(ctx, p, "remain-on-exit")
+	if err != nil {
+		return Hold{}, err
+	}
+	record := "-"
+	if prevSet {
+		record = "=" + prev
+	}
+	_, err = l.c.command(ctx, "if-shell", "-F", "-t", target, "#{?#{"+HoldOption+"},0,1}",
+		quoteCommands(
+			[]string{"set-option", "-p", "-t", target, HoldOption, mark + " " + record},
+			[]string{"set-option", "-p", "-t", target, "remain-on-exit", "on"},
+		))
+	if err != nil {
+		return Hold{}, err
+	}
+	return Hold{Mark: mark, Prev: prev, PrevSet: prevSet, PanePID: pid}, nil
+}
+
 // ParseHold reads a [HoldOption] value.
 func ParseHold(v string) (Hold, bool) {
 	mark, rest, ok := strings.Cut(v, " ")
@@ -220,6 +254,38 @@ func (l LiveOps) ReleaseHold(ctx context.Context, p PaneID, h Hold) error {
 	_, err := l.c.command(ctx, "if-shell", "-F", "-t", target, "#{m:"+h.Mark+" *,#{"+HoldOption+"}}",
 		quoteCommands(restore, []string{"set-option", "-p", "-u", "-t", target, HoldOption}))
 	return err
+}
+
+// ReleaseLiveHold is [LiveOps.ReleaseHold] only while pane p is alive, in
+// one command: released is true when the pane was alive and held under
+// h's mark, and its own remain-on-exit is back. Otherwise nothing changed
+// and pane is the pane as it is (dead, or held by another instance).
+func (l LiveOps) ReleaseLiveHold(ctx context.Context, p PaneID, h Hold) (pane Pane, released bool, err error) {
+	target := string(p)
+	restore := []string{"set-option", "-p", "-u", "-t", target, "remain-on-exit"}
+	if h.PrevSet {
+		restore = []string{"set-option", "-p", "-t", target, "remain-on-exit", h.Prev}
+	}
+	spec, fieldSep, rowSep := paneFormat.layout()
+	out, err := l.c.command(ctx, "if-shell", "-F", "-t", target, "#{?pane_dead,0,#{m:"+h.Mark+" *,#{"+HoldOption+"}}}",
+		quoteCommands(restore, []string{"set-option", "-p", "-u", "-t", target, HoldOption}),
+		quoteCommands([]string{"list-panes", "-F", spec, "-t", target}))
+	if err != nil {
+		return Pane{}, false, err
+	}
+	if out == "" {
+		return Pane{ID: p}, true, nil
+	}
+	rows, err := l.c.parsePrinted(ctx, paneFormat, out, fieldSep, rowSep)
+	if err != nil {
+		return Pane{}, false, err
+	}
+	for _, r := range rows {
+		if pane := paneFrom(r); pane.ID == p {
+			return pane, false, nil
+		}
+	}
+	return Pane{}, false, &NotFoundError{Kind: "pane", ID: target}
 }
 
 // KillDeadPane closes pane p if it is dead and its process id is still pid

@@ -134,27 +134,34 @@ func (c *Client) panePath(ctx context.Context, session SessionID, s Spawn) (stri
 	if p, ok := s.Env["PATH"]; ok {
 		return p, true
 	}
-	scopes := []SessionID{""}
 	if session != "" {
-		scopes = []SessionID{session, ""}
-	}
-	for _, scope := range scopes {
-		v, ok, err := c.EnvironmentVar(ctx, scope, "PATH")
+		// A format reads a variable as a new pane in the session gets
+		// it: the session's entry, else the global one's; "" when the
+		// session's or the global entry is removed, or there is none
+		// (then, as with an empty PATH, the pane's own shell finds out).
+		// One command, where show-environment takes one per scope.
+		out, err := c.command(ctx, "display-message", "-p", "-t", string(session), "#{PATH}")
 		var nf *NotFoundError
 		switch {
-		case scope != "" && errors.As(err, &nf) && nf.Kind == "session":
-			continue // made afresh: it starts with the global environment
+		case err == nil:
+			path := strings.TrimSuffix(c.unprinted(ctx, out), "\n")
+			return path, path != ""
+		case errors.As(err, &nf) && nf.Kind == "session":
+			// made afresh: it starts with the global environment
 		case errors.Is(err, ErrServerGone):
-			// The server this call starts inherits this process's
-			// environment.
 			return os.LookupEnv("PATH")
-		case err != nil:
+		default:
 			return "", false
-		case ok && v.Removed:
-			return "", false
-		case ok:
-			return v.Value, true
 		}
 	}
-	return "", false
+	v, ok, err := c.EnvironmentVar(ctx, "", "PATH")
+	switch {
+	case errors.Is(err, ErrServerGone):
+		// The server this call starts inherits this process's
+		// environment.
+		return os.LookupEnv("PATH")
+	case err != nil || !ok || v.Removed:
+		return "", false
+	}
+	return v.Value, true
 }

@@ -63,6 +63,7 @@ type hold struct {
 	started  bool // a program this server started: held until it exits
 	keep     bool // leave the dead pane open when the hold ends
 	brief    bool // only while someone waits: no grace period once released
+	fresh    bool // a pane just made whose program waits on its gate (HoldOpenNew)
 	timer    *time.Timer
 	ready    chan struct{} // closed once the hold is set up (or failed: err)
 	err      error
@@ -173,7 +174,7 @@ func (t *ExitTracker) Hold(ctx context.Context, p tmuxctl.PaneID, started, keep 
 // pane it has just made, whose process id pid it knows: started, held
 // until it exits.
 func (t *ExitTracker) HoldStarted(ctx context.Context, p tmuxctl.PaneID, pid int, keep bool) (release func(), err error) {
-	return t.holdPID(ctx, p, pid, true, keep, false)
+	return t.holdPID(ctx, p, pid, true, keep, false, false)
 }
 
 // Remember records how the program of pane p (process pid, on tmux server
@@ -209,16 +210,27 @@ func (t *ExitTracker) HoldBriefly(ctx context.Context, p tmuxctl.PaneID) (releas
 
 // HoldNewBriefly is [ExitTracker.HoldBriefly] of a pane just made, whose
 // process id pid the caller knows.
+// Its program must not have started yet (it waits on its gate): the hold
+// is then made without being read back ([tmuxctl.LiveOps.HoldOpenNew]).
 func (t *ExitTracker) HoldNewBriefly(ctx context.Context, p tmuxctl.PaneID, pid int) (release func(), err error) {
-	return t.holdPID(ctx, p, pid, false, false, true)
+	return t.holdPID(ctx, p, pid, false, false, true, true)
 }
+
+// Died returns a channel closed at the next reported death (or closing)
+// of pane p.
+func (t *ExitTracker) Died(p tmuxctl.PaneID) <-chan struct{} { return t.deathOf(p) }
+
+// Ended returns the exit of pane p's program, process pid, if the
+// tracker has read it (while holding the pane, or as its hold ended).
+func (t *ExitTracker) Ended(p tmuxctl.PaneID, pid int) (Exit, bool) { return t.recorded(p, 0, pid) }
 
 func (t *ExitTracker) hold(ctx context.Context, p tmuxctl.PaneID, started, keep, brief bool) (release func(), err error) {
-	return t.holdPID(ctx, p, 0, started, keep, brief)
+	return t.holdPID(ctx, p, 0, started, keep, brief, false)
 }
 
-// holdPID is hold of a pane whose process id is pid (0: not known yet).
-func (t *ExitTracker) holdPID(ctx context.Context, p tmuxctl.PaneID, pid int, started, keep, brief bool) (release func(), err error) {
+// holdPID is hold of a pane whose process id is pid (0: not known yet);
+// fresh is a pane just made, whose program has not started.
+func (t *ExitTracker) holdPID(ctx context.Context, p tmuxctl.PaneID, pid int, started, keep, brief, fresh bool) (release func(), err error) {
 	if err := t.hub.ready(ctx); err != nil {
 		return nil, err
 	}
@@ -255,7 +267,7 @@ func (t *ExitTracker) holdPID(ctx context.Context, p tmuxctl.PaneID, pid int, st
 	}
 	// Register first, so a concurrent caller joins this hold rather than
 	// reading the remain-on-exit this one is about to set as the user's.
-	h := &hold{waiters: 1, started: started, keep: keep, brief: brief, ready: make(chan struct{})}
+	h := &hold{waiters: 1, started: started, keep: keep, brief: brief, fresh: fresh, ready: make(chan struct{})}
 	t.held[p] = h
 	t.mu.Unlock()
 
@@ -277,14 +289,22 @@ func (t *ExitTracker) holdPID(ctx context.Context, p tmuxctl.PaneID, pid int, st
 // in tmux, and makes sure deaths are heard.
 func (t *ExitTracker) setUp(ctx context.Context, p tmuxctl.PaneID, pid int, h *hold) error {
 	mark := t.hub.id + "." + tmuxctl.Nonce(4)
-	rec, err := t.ops.HoldOpen(ctx, p, mark, pid)
+	var rec tmuxctl.Hold
+	var err error
+	if h.fresh {
+		rec, err = t.ops.HoldOpenNew(ctx, p, mark, pid)
+	} else {
+		rec, err = t.ops.HoldOpen(ctx, p, mark, pid)
+	}
 	if err != nil {
 		return err
 	}
 	if pid == 0 {
 		pid = rec.PanePID
 	}
+	t.mu.Lock() // checkFresh may read them from a death meanwhile
 	h.record, h.ours, h.panePID = rec, rec.Ours(mark), pid
+	t.mu.Unlock()
 	t.hub.listenForDeaths(ctx)
 	return nil
 }
@@ -356,6 +376,9 @@ func (t *ExitTracker) record(ctx context.Context, p tmuxctl.PaneID) (Exit, bool)
 // has not reaped its program yet (only then can a reap help).
 func (t *ExitTracker) recordPane(ctx context.Context, p tmuxctl.PaneID) (_ Exit, _ bool, unreaped bool) {
 	pane, err := t.client.Pane(ctx, p)
+	if err == nil {
+		t.checkFresh(pane)
+	}
 	if err != nil || !pane.Dead || pane.Unreaped() {
 		e, ok := t.recorded(p, 0, 0)
 		return e, ok, err == nil && pane.Unreaped()
@@ -367,6 +390,21 @@ func (t *ExitTracker) recordPane(ctx context.Context, p tmuxctl.PaneID) (_ Exit,
 	t.forgetLater(p, pane.ServerPID, pane.PID)
 	t.hub.streamDied(p) // its stream, if any, settles and ends its pipe
 	return e, true, false
+}
+
+// checkFresh settles whose a fresh hold of pane is, which HoldOpenNew
+// did not read back: it is this instance's only if the pane is held under
+// its mark (else another instance held it first, and puts it back).
+func (t *ExitTracker) checkFresh(pane tmuxctl.Pane) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	h, ok := t.held[pane.ID]
+	if !ok || !h.fresh || !h.ours || h.panePID != pane.PID {
+		return
+	}
+	if rec, ok := tmuxctl.ParseHold(pane.HoldMark); !ok || !rec.Ours(h.record.Mark) {
+		h.ours = false
+	}
 }
 
 // recorded returns a remembered exit of p, if it belongs to server
@@ -429,6 +467,22 @@ func (t *ExitTracker) finish(ctx context.Context, p tmuxctl.PaneID) {
 	// unless tmux shows the pane dead but not reaped.
 	// An exit already recorded (by died, just before) is not read again.
 	e, exited := t.recorded(p, 0, h.panePID)
+	t.mu.Lock()
+	quick := h.fresh && h.brief && h.ours
+	t.mu.Unlock()
+	if !exited && quick {
+		// A launch's check of a new pane, most often still running:
+		// one command puts the user's setting back if it is, and
+		// otherwise reads the pane, dead or held by another, for the
+		// general case below.
+		pane, released, err := t.ops.ReleaseLiveHold(ctx, p, h.record)
+		if err == nil && released {
+			return
+		}
+		if err == nil {
+			t.checkFresh(pane)
+		}
+	}
 	if !exited {
 		var unreaped bool
 		e, exited, unreaped = t.recordPane(ctx, p)
@@ -436,7 +490,10 @@ func (t *ExitTracker) finish(ctx context.Context, p tmuxctl.PaneID) {
 			e, exited = t.record(ctx, p)
 		}
 	}
-	if !h.ours {
+	t.mu.Lock()
+	ours := h.ours
+	t.mu.Unlock()
+	if !ours {
 		return // another instance holds it and will put it back
 	}
 	t.ops.ReleaseHold(ctx, p, h.record)
