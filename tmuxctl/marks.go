@@ -72,15 +72,33 @@ func (l LiveOps) OpenPipe(ctx context.Context, p PaneID, relay, mark string) (pa
 		[]string{"pipe-pane", "-O", "-t", target, expandedLiterally(relay)},
 		[]string{"set-option", "-p", "-t", target, PipeOption, mark},
 	)
+	pane, opened, err = l.ifElseRead(ctx, p, "#{?pane_pipe,0,#{?pane_dead,0,1}}", open)
+	switch {
+	case err != nil || opened:
+		return pane, opened, err
+	case pane.PipeMark == mark:
+		return pane, true, nil
+	case pane.Piped:
+		return pane, false, &PipeTakenError{Pane: p, Mark: pane.PipeMark}
+	}
+	return pane, false, nil
+}
+
+// ifElseRead runs then (a command list as quoteCommands writes it) if
+// the format cond is true for pane p, and otherwise reads the pane, in
+// one command: ran is true when then ran (pane has only its ID), else
+// pane is the pane as it is.
+func (l LiveOps) ifElseRead(ctx context.Context, p PaneID, cond, then string) (pane Pane, ran bool, err error) {
+	target := string(p)
 	spec, fieldSep, rowSep := paneFormat.layout()
-	out, err := l.c.command(ctx, "if-shell", "-F", "-t", target, "#{?pane_pipe,0,#{?pane_dead,0,1}}", open,
+	out, err := l.c.command(ctx, "if-shell", "-F", "-t", target, cond, then,
 		quoteCommands([]string{"list-panes", "-F", spec, "-t", target}))
 	if err != nil {
 		return Pane{}, false, err
 	}
 	if out == "" {
-		// The pipe was opened: a missing pane fails the commands that
-		// target it (if-shell itself runs with no pane).
+		// then ran and printed nothing: a missing pane fails the commands
+		// that target it (if-shell itself runs with no pane).
 		return Pane{ID: p}, true, nil
 	}
 	rows, err := l.c.parsePrinted(ctx, paneFormat, out, fieldSep, rowSep)
@@ -89,12 +107,6 @@ func (l LiveOps) OpenPipe(ctx context.Context, p PaneID, relay, mark string) (pa
 	}
 	for _, r := range rows {
 		if pane := paneFrom(r); pane.ID == p {
-			switch {
-			case pane.PipeMark == mark:
-				return pane, true, nil
-			case pane.Piped:
-				return pane, false, &PipeTakenError{Pane: p, Mark: pane.PipeMark}
-			}
 			return pane, false, nil
 		}
 	}
@@ -266,26 +278,8 @@ func (l LiveOps) ReleaseLiveHold(ctx context.Context, p PaneID, h Hold) (pane Pa
 	if h.PrevSet {
 		restore = []string{"set-option", "-p", "-t", target, "remain-on-exit", h.Prev}
 	}
-	spec, fieldSep, rowSep := paneFormat.layout()
-	out, err := l.c.command(ctx, "if-shell", "-F", "-t", target, "#{?pane_dead,0,#{m:"+h.Mark+" *,#{"+HoldOption+"}}}",
-		quoteCommands(restore, []string{"set-option", "-p", "-u", "-t", target, HoldOption}),
-		quoteCommands([]string{"list-panes", "-F", spec, "-t", target}))
-	if err != nil {
-		return Pane{}, false, err
-	}
-	if out == "" {
-		return Pane{ID: p}, true, nil
-	}
-	rows, err := l.c.parsePrinted(ctx, paneFormat, out, fieldSep, rowSep)
-	if err != nil {
-		return Pane{}, false, err
-	}
-	for _, r := range rows {
-		if pane := paneFrom(r); pane.ID == p {
-			return pane, false, nil
-		}
-	}
-	return Pane{}, false, &NotFoundError{Kind: "pane", ID: target}
+	return l.ifElseRead(ctx, p, "#{?pane_dead,0,#{m:"+h.Mark+" *,#{"+HoldOption+"}}}",
+		quoteCommands(restore, []string{"set-option", "-p", "-u", "-t", target, HoldOption}))
 }
 
 // KillDeadPane closes pane p if it is dead and its process id is still pid
