@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -26,7 +27,7 @@ type Key struct {
 // on) has it. The mouse keys are left out (send-keys would send a mouse
 // event with no position) and so are the [NUL]-style C0 names, which
 // 3.2a does not know and would type as text.
-var keyTable = func() map[string]string {
+var keyTable = sync.OnceValue(func() map[string]string {
 	names := []string{"IC", "Insert", "DC", "Delete", "Home", "End", "NPage", "PageDown", "PgDn",
 		"PPage", "PageUp", "PgUp", "Tab", "BTab", "Space", "BSpace", "Enter", "Escape",
 		"Up", "Down", "Left", "Right",
@@ -42,7 +43,7 @@ var keyTable = func() map[string]string {
 		t[strings.ToLower(n)] = n // tmux compares names ignoring case
 	}
 	return t
-}()
+})
 
 // KeyForms describes the key names [ParseKey] accepts, for error messages.
 const KeyForms = "a key name such as Enter, Escape, Tab, BTab, Space, BSpace, Up, Down, Left, Right, " +
@@ -105,7 +106,7 @@ func ParseKey(name string) (Key, error) {
 		k.Plain = !k.Ctrl && !k.Meta && !k.Shift
 		return k, nil
 	}
-	n, ok := keyTable[strings.ToLower(s)]
+	n, ok := keyTable()[strings.ToLower(s)]
 	if !ok {
 		return bad()
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Ids are tmux's stable object ids: "$1" for a session, "@1" for a window,
@@ -255,7 +256,9 @@ func (c *Client) listPanes(ctx context.Context, argv []string) ([]Pane, error) {
 // deadLine is the line tmux writes at the bottom of a pane that died and
 // stays open: "Pane is dead (status 3, <time>)" or "(signal 15, <time>)"
 // (a signal name such as "term" where the C library has names).
-var deadLine = regexp.MustCompile(`^Pane is dead \((?:status (\d+)|signal ([0-9A-Za-z]+)), `)
+var deadLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^Pane is dead \((?:status (\d+)|signal ([0-9A-Za-z]+)), `)
+})
 
 // statusFromScreen fills in a dead pane's status from tmux's own "Pane is
 // dead" line, for tmux 3.2a, which has no pane_dead_signal format and
@@ -270,7 +273,7 @@ func (c *Client) statusFromScreen(ctx context.Context, p *Pane) {
 		if line == "" {
 			continue
 		}
-		m := deadLine.FindStringSubmatch(line)
+		m := deadLine().FindStringSubmatch(line)
 		switch {
 		case m == nil:
 		case m[1] != "":

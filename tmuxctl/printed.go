@@ -3,10 +3,11 @@ package tmuxctl
 import (
 	"context"
 	"regexp"
+	"sync"
 )
 
 // printedDollar is a "$" that tmux 3.4 escaped in what it printed.
-var printedDollar = regexp.MustCompile(`\\(\$[A-Za-z_{])`)
+var printedDollar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\(\$[A-Za-z_{])`) })
 
 // unprinted undoes what tmux 3.4 (only) does to text it prints to a command
 // client: it writes a backslash before every "$" that starts a name or "${",
@@ -23,4 +24,4 @@ func (c *Client) unprinted(ctx context.Context, s string) string {
 
 // undoDollarEscapes removes the backslash tmux 3.4 put before each "$"
 // that starts a name or "${".
-func undoDollarEscapes(s string) string { return printedDollar.ReplaceAllString(s, "$1") }
+func undoDollarEscapes(s string) string { return printedDollar().ReplaceAllString(s, "$1") }

@@ -48,10 +48,10 @@ func shortenErrors(next mcp.MethodHandler) mcp.MethodHandler {
 var secretFields = map[string]bool{"text": true, "keys": true, "value": true, "env": true, "command": true, "argv": true}
 
 // schemaStep is one "validating /properties/…: " step of an SDK error.
-var schemaStep = regexp.MustCompile(`validating (/[^:]*): `)
+var schemaStep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`validating (/[^:]*): `) })
 
 // anyQuoted is a double-quoted JSON string in an error.
-var anyQuoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+var anyQuoted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"(?:[^"\\]|\\.)*"`) })
 
 // leanValidation turns `validating "arguments": validating root: validating
 // /properties/keys: … validating /properties/keys/items/properties/text:
@@ -60,7 +60,7 @@ var anyQuoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 func leanValidation(s string) string {
 	rest := strings.TrimPrefix(strings.TrimPrefix(s, validationPrefix+": "), "validating root: ")
 	field, secret := "", false
-	if steps := schemaStep.FindAllStringSubmatchIndex(rest, -1); len(steps) > 0 {
+	if steps := schemaStep().FindAllStringSubmatchIndex(rest, -1); len(steps) > 0 {
 		last := steps[len(steps)-1]
 		field, secret = argumentPath(rest[last[2]:last[3]])
 		rest = rest[last[1]:]
@@ -88,7 +88,7 @@ func hideValues(s string) string {
 	}
 	var b strings.Builder
 	last := 0
-	for _, m := range anyQuoted.FindAllStringIndex(s, -1) {
+	for _, m := range anyQuoted().FindAllStringIndex(s, -1) {
 		b.WriteString(s[last:m[0]])
 		before := s[:m[0]]
 		if strings.HasSuffix(before, "has type ") || strings.HasSuffix(before, "want ") {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"regexp"
+	"sync"
 
 	"github.com/tmux-mcp/tmux-mcp/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/schemas"
@@ -26,7 +27,7 @@ func StreamAt(ctx context.Context, hub *live.Hub, pane tmuxctl.PaneID, cursor *s
 	}
 	gen, off, err := live.ParseCursor(*cursor)
 	if err != nil {
-		if cursorPattern.MatchString(*cursor) {
+		if cursorPattern().MatchString(*cursor) {
 			// Well formed, but its offset does not even fit in 64 bits: no
 			// stream has come that far.
 			return nil, 0, wording.CursorBeyondAny(*cursor, pane)
@@ -52,7 +53,7 @@ func StreamAt(ctx context.Context, hub *live.Hub, pane tmuxctl.PaneID, cursor *s
 
 // cursorPattern is the cursor pattern of the seed contract, read from
 // wait_for_text's input schema so that it has one home.
-var cursorPattern = func() *regexp.Regexp {
+var cursorPattern = sync.OnceValue(func() *regexp.Regexp {
 	var schema struct {
 		Properties struct {
 			Cursor struct{ Pattern string }
@@ -62,7 +63,7 @@ var cursorPattern = func() *regexp.Regexp {
 		panic("waiting: wait_for_text's input schema has no cursor pattern")
 	}
 	return regexp.MustCompile(schema.Properties.Cursor.Pattern)
-}()
+})
 
 // NoStream reports whether err means the pane cannot be watched (someone
 // else's pipe is on it, say), as opposed to a missing pane or a bad cursor.

@@ -123,12 +123,16 @@ func RunTap(args []string, stdin io.Reader, stderr io.Writer) int {
 		defer close(accepting)
 		t.accept(ln)
 	}()
-	t.record() // readers need not wait for it
 	ended := make(chan struct{})
 	go func() {
 		t.read(stdin)
 		close(ended)
 	}()
+	// Neither readers nor the pane's output wait for the record (a tmux
+	// command): what the pane printed is in the ring the moment a reader
+	// asks. Its end removes the mark, which the record, guarded by the
+	// mark without a pid, then leaves alone.
+	t.record()
 	select {
 	case <-ended:
 		// The pane closed or its pipe was closed: let readers take the rest.

@@ -131,6 +131,18 @@ func (h *Hub) tapCommand(p tmuxctl.PaneID, gen [16]byte, socket string) string {
 		" --idle " + h.opts.Idle.String()
 }
 
+// A tap's socket is dialled every tapDialStep for tapDialFast, then with
+// pauses that double up to tapDialSlow; whether the tap may still answer
+// is asked of tmux (a command) after tapDialCheck, then every
+// tapDialFast. A failed dial costs about 30 µs; Go's timers on Linux
+// wake no sooner than 1 ms.
+const (
+	tapDialStep  = time.Millisecond
+	tapDialFast  = 100 * time.Millisecond
+	tapDialSlow  = 20 * time.Millisecond
+	tapDialCheck = 20 * time.Millisecond
+)
+
 // startTapStream reads pane p through its tap: the one already on the
 // pane, or one this instance starts. A pane whose pipe is someone else's
 // gets [tmuxctl.PipeTakenError]. If a tap this instance starts does not
@@ -260,20 +272,30 @@ func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, opene
 	if fi, err := os.Lstat(filepath.Dir(info.socket)); err == nil && (!fi.IsDir() || fi.Mode().Perm() != 0o700 || !ownedByMe(fi)) {
 		return nil, nil, head, fmt.Errorf("pane %s: its tap's directory %s is not private to this user", p, filepath.Dir(info.socket))
 	}
-	deadline := time.Now().Add(tapJoinPatience)
+	start := time.Now()
+	deadline := start.Add(tapJoinPatience)
+	nextCheck := start.Add(tapDialCheck)
 	var conn *net.UnixConn
-	// A tap tmux has just started takes a few milliseconds to listen: the
-	// pause between tries grows from 1 ms, so a new stream waits about as
-	// long as the tap takes, not a fixed step more.
-	pause := time.Millisecond
-	for tries := 0; ; tries++ {
+	// A tap tmux has just started takes some milliseconds to listen (a
+	// process start): within tapDialFast of the first try the socket is
+	// tried every tapDialStep, so that a new stream waits about as long as
+	// the tap takes; then the pause grows to tapDialSlow.
+	pause := tapDialStep
+	for {
 		c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: info.socket, Net: "unix"})
 		if err == nil {
 			conn = c
 			break
 		}
-		if time.Now().After(deadline) || tries%5 == 4 && !tapMayAnswer(h, p, info, opener) {
+		now := time.Now()
+		if now.After(deadline) {
 			return nil, nil, head, fmt.Errorf("pane %s: its tap (%s) does not answer: %w", p, info.socket, err)
+		}
+		if now.After(nextCheck) {
+			if !tapMayAnswer(h, p, info, opener) {
+				return nil, nil, head, fmt.Errorf("pane %s: its tap (%s) does not answer: %w", p, info.socket, err)
+			}
+			nextCheck = time.Now().Add(tapDialFast)
 		}
 		select {
 		case <-ctx.Done():
@@ -282,7 +304,9 @@ func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, opene
 			return nil, nil, head, ErrHubClosed
 		case <-time.After(pause):
 		}
-		pause = min(2*pause, 20*time.Millisecond)
+		if time.Since(start) > tapDialFast {
+			pause = min(2*pause, tapDialSlow)
+		}
 	}
 	fail := func(err error) (*net.UnixConn, *bufio.Reader, tapHeaderBody, error) {
 		conn.Close()
