@@ -120,13 +120,13 @@ func TestHostileNamesAndArgvArriveExactly(t *testing.T) {
 	c, sock := client(t)
 	ctx := context.Background()
 	out := filepath.Join(t.TempDir(), "argv")
-	argv := []string{"sh", "-c", `printf '%s\n' "$@" > "$OUT"; tmux -S "$SOCK" wait-for -S written; exec cat`, "x",
+	argv := []string{"sh", "-c", `printf '%s\n' "$@" > "$OUT"; "$TB" -S "$SOCK" wait-for -S written; exec cat`, "x",
 		"a b", "it's", `"q"`, "$HOME", "semi;", ";", "#{pane_id}", "#(echo no)", "line\nbreak", "ünï", "-n"}
 	created, err := c.NewSession(ctx, NewSessionOptions{
 		Name:       "s#{pane_id};",
 		WindowName: "w#(echo no)",
 		Spawn: Spawn{Argv: argv, Cwd: t.TempDir(), Env: map[string]string{
-			"OUT": out, "SOCK": sock,
+			"OUT": out, "SOCK": sock, "TB": tmuxtest.Binary(),
 		}},
 	})
 	if err != nil {
@@ -157,7 +157,7 @@ func TestSingleArgvRunsWithoutShell(t *testing.T) {
 	dir := t.TempDir()
 	// A program whose name has a space and a quote: a shell would split it.
 	prog := filepath.Join(dir, `my "prog"`)
-	script := "#!/bin/sh\necho ran > \"$(dirname \"$0\")/out\"\ntmux -S " + sock + " wait-for -S ran\n"
+	script := "#!/bin/sh\necho ran > \"$(dirname \"$0\")/out\"\n" + shellWord(tmuxtest.Binary()) + " -S " + shellWord(sock) + " wait-for -S ran\n"
 	if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestDeadPaneStatusAndSignal(t *testing.T) {
 	}
 	// Wait until both are dead: pane-died hooks would be better, but a
 	// tmux wait-for from the hook is the simplest private signal.
-	tmuxtest.Run(t, sock, "set-hook", "-g", "pane-died", "run-shell 'tmux -S "+sock+" wait-for -S died'")
+	tmuxtest.Run(t, sock, "set-hook", "-g", "pane-died", "run-shell "+shellWord(shellWord(tmuxtest.Binary())+" -S "+shellWord(sock)+" wait-for -S died"))
 	for range 2 {
 		ctx, cancel := context.WithTimeout(ctx, tmuxBound)
 		p, _ := c.Pane(ctx, exited.Pane)
@@ -300,8 +300,8 @@ func TestHostileKeysArriveExactly(t *testing.T) {
 	// and signals when it reads END.
 	out := filepath.Join(t.TempDir(), "lines")
 	created, err := c.NewWindow(ctx, "$0", NewWindowOptions{Spawn: Spawn{
-		Argv: []string{"sh", "-c", `stty -echo; while IFS= read -r l; do [ "$l" = END ] && exec tmux -S "$SOCK" wait-for -S got; printf '%s\n' "$l" >> "$OUT"; done`},
-		Env:  map[string]string{"SOCK": sock, "OUT": out},
+		Argv: []string{"sh", "-c", `stty -echo; while IFS= read -r l; do [ "$l" = END ] && exec "$TB" -S "$SOCK" wait-for -S got; printf '%s\n' "$l" >> "$OUT"; done`},
+		Env:  map[string]string{"SOCK": sock, "OUT": out, "TB": tmuxtest.Binary()},
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -369,3 +369,8 @@ func TestCommandErrorHidesSecretsAndBounds(t *testing.T) {
 		t.Error("a cut error is not valid UTF-8")
 	}
 }
+
+// shellWord quotes s as one sh word. The tests' programs run the test's
+// tmux by its path: an older tmux on PATH cannot talk to a 3.6a or later
+// server.
+func shellWord(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

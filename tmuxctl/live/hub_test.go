@@ -250,10 +250,12 @@ func TestStressMissedBytesExact(t *testing.T) {
 	h, c, sock := newTestHub(t)
 	ctx := context.Background()
 	const lines = 8 * 1024 // 8 MiB of 1 KiB lines
-	script := `i=0; while [ $i -lt ` + "8192" + ` ]; do printf '%01023d\n' $i; i=$((i+1)); done; tmux -S "$SOCK" wait-for -S printed; exec cat`
+	// The pane runs the test's tmux ($TB): an older one on PATH cannot
+	// talk to a 3.6a or later server.
+	script := `i=0; while [ $i -lt ` + "8192" + ` ]; do printf '%01023d\n' $i; i=$((i+1)); done; "$TB" -S "$SOCK" wait-for -S printed; exec cat`
 	created, err := c.NewWindow(ctx, "$0", tmuxctl.NewWindowOptions{Spawn: tmuxctl.Spawn{
-		Argv: []string{"sh", "-c", "tmux -S \"$SOCK\" wait-for go; " + script},
-		Env:  map[string]string{"SOCK": sock},
+		Argv: []string{"sh", "-c", `"$TB" -S "$SOCK" wait-for go; ` + script},
+		Env:  map[string]string{"SOCK": sock, "TB": tmuxtest.Binary()},
 	}})
 	if err != nil {
 		t.Fatal(err)
