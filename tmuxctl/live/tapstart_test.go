@@ -87,6 +87,37 @@ func awaitTapRecorded(t *testing.T, c *tmuxctl.Client, p tmuxctl.PaneID, gen [16
 	}
 }
 
+// A startingTap is pane %0 watched by a first instance's hub through a
+// tap that has not started yet (see slowTap), with text typed into it.
+type startingTap struct {
+	c       *tmuxctl.Client
+	sock    string
+	self    string // this test binary, the tap of later instances
+	h1      *Hub
+	s1      *Stream
+	release func() // lets the tap start
+}
+
+func watchStartingTap(t *testing.T, typed string) startingTap {
+	t.Helper()
+	bin, release := slowTap(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, sock := client(t)
+	h1 := newHub(t, c, Options{TapBinary: bin})
+	s1, err := h1.Watch(context.Background(), "%0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s1.tap == nil {
+		t.Fatal("pane %0 is not read through a tap")
+	}
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%0", "echo "+typed, "Enter")
+	return startingTap{c: c, sock: sock, self: self, h1: h1, s1: s1, release: release}
+}
+
 // An instance that types into a pane and exits at once (send_keys, then
 // the end of its input) shuts its hub down while the tap it started is
 // still starting. The tap stays the pane's: the next instance continues
@@ -94,22 +125,9 @@ func awaitTapRecorded(t *testing.T, c *tmuxctl.Client, p tmuxctl.PaneID, gen [16
 // the pipe closed and starting a new tap at offset 0 (a golden saw
 // "ltxc1.GEN.0" for "ltxc1.GEN.20" under -race).
 func TestTapOutlivesAnOpenerThatLeftBeforeItStarted(t *testing.T) {
-	bin, release := slowTap(t)
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, sock := client(t)
+	st := watchStartingTap(t, "before-close")
+	c, sock, self, h1, s1, release := st.c, st.sock, st.self, st.h1, st.s1, st.release // h1 is closed here, and again (a no-op) at the end
 	ctx := context.Background()
-	h1 := newHub(t, c, Options{TapBinary: bin}) // closed here, and again (a no-op) at the end
-	s1, err := h1.Watch(ctx, "%0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s1.tap == nil {
-		t.Fatal("pane %0 is not read through a tap")
-	}
-	tmuxtest.Run(t, sock, "send-keys", "-t", "%0", "echo before-close", "Enter")
 	// The hub is held between the two steps of its Close, where a
 	// server's goes on for a while (its death listener stops): closed,
 	// its dial given up, its context not cancelled yet.
@@ -151,22 +169,9 @@ func TestTapOutlivesAnOpenerThatLeftBeforeItStarted(t *testing.T) {
 // sweep asks) is starting, not dead: the start-up sweep leaves its pipe
 // and mark, and the instance then joins it.
 func TestSweepLeavesAStartingTap(t *testing.T) {
-	bin, release := slowTap(t)
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, sock := client(t)
+	st := watchStartingTap(t, "before-sweep")
+	c, sock, self, s1, release := st.c, st.sock, st.self, st.s1, st.release
 	ctx := context.Background()
-	h1 := newHub(t, c, Options{TapBinary: bin})
-	s1, err := h1.Watch(ctx, "%0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s1.tap == nil {
-		t.Fatal("pane %0 is not read through a tap")
-	}
-	tmuxtest.Run(t, sock, "send-keys", "-t", "%0", "echo before-sweep", "Enter")
 
 	h2 := newHub(t, newClient(sock), Options{TapBinary: self})
 	if err := h2.Ready(ctx); err != nil {
