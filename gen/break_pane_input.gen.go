@@ -44,7 +44,7 @@ func (j *BreakPaneInput) UnmarshalJSON(value []byte) error {
 	if plain.Name != nil && utf8.RuneCountInString(string(*plain.Name)) > 256 {
 		return fmt.Errorf("field %s length: must be <= %d", "name", 256)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := breakPaneInputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if v, ok := raw["select"]; !ok || v == nil {
@@ -53,3 +53,8 @@ func (j *BreakPaneInput) UnmarshalJSON(value []byte) error {
 	*j = BreakPaneInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	breakPaneInputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

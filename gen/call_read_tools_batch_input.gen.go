@@ -63,7 +63,7 @@ func (j *ReadToolCall) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["arguments"]; !ok || v == nil {
 		plain.Arguments = CallReadToolsBatchInputCallsElemArguments{}
 	}
-	if matched, _ := regexp.MatchString(`^[a-z][a-z0-9_]*$`, string(plain.Tool)); !matched {
+	if matched := callReadToolsBatchInputPattern0.MatchString(string(plain.Tool)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "Tool", `^[a-z][a-z0-9_]*$`)
 	}
 	if utf8.RuneCountInString(string(plain.Tool)) > 64 {
@@ -72,3 +72,8 @@ func (j *ReadToolCall) UnmarshalJSON(value []byte) error {
 	*j = ReadToolCall(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	callReadToolsBatchInputPattern0 = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+)

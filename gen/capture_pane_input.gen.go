@@ -58,7 +58,7 @@ func (j *CapturePaneInput) UnmarshalJSON(value []byte) error {
 	if plain.MaxLines != nil && 0 >= *plain.MaxLines {
 		return fmt.Errorf("field %s: must be > %v", "maxLines", 0)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := capturePaneInputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if plain.Start != nil && 9007199254740991 < *plain.Start {
@@ -70,3 +70,8 @@ func (j *CapturePaneInput) UnmarshalJSON(value []byte) error {
 	*j = CapturePaneInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	capturePaneInputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

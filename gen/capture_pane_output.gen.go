@@ -73,7 +73,7 @@ func (j *CapturePaneOutput) UnmarshalJSON(value []byte) error {
 	if 0 > plain.OmittedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "omittedBytes", 0)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := capturePaneOutputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if 0 > plain.ReturnedBytes {
@@ -85,3 +85,8 @@ func (j *CapturePaneOutput) UnmarshalJSON(value []byte) error {
 	*j = CapturePaneOutput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	capturePaneOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

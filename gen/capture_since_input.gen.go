@@ -35,7 +35,7 @@ func (j *CaptureSinceInput) UnmarshalJSON(value []byte) error {
 		return err
 	}
 	if plain.Cursor != nil {
-		if matched, _ := regexp.MatchString(`^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`, string(*plain.Cursor)); !matched {
+		if matched := captureSinceInputPattern0.MatchString(string(*plain.Cursor)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "Cursor", `^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`)
 		}
 	}
@@ -45,7 +45,7 @@ func (j *CaptureSinceInput) UnmarshalJSON(value []byte) error {
 	if plain.MaxLines != nil && 0 >= *plain.MaxLines {
 		return fmt.Errorf("field %s: must be > %v", "maxLines", 0)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := captureSinceInputPattern1.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if plain.WaitMs != nil && 9007199254740991 < *plain.WaitMs {
@@ -57,3 +57,9 @@ func (j *CaptureSinceInput) UnmarshalJSON(value []byte) error {
 	*j = CaptureSinceInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	captureSinceInputPattern0 = regexp.MustCompile(`^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`)
+	captureSinceInputPattern1 = regexp.MustCompile(`^%\d+$`)
+)

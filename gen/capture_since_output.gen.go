@@ -118,7 +118,7 @@ func (j *CaptureSinceOutput) UnmarshalJSON(value []byte) error {
 	if -9007199254740991 > plain.OmittedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "omittedBytes", -9007199254740991)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := captureSinceOutputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if 9007199254740991 < plain.ReturnedBytes {
@@ -130,3 +130,8 @@ func (j *CaptureSinceOutput) UnmarshalJSON(value []byte) error {
 	*j = CaptureSinceOutput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	captureSinceOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

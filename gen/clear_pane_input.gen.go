@@ -37,9 +37,14 @@ func (j *ClearPaneInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["history"]; !ok || v == nil {
 		plain.History = false
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := clearPaneInputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	*j = ClearPaneInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	clearPaneInputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

@@ -55,7 +55,7 @@ func (j *CreateSessionInput) UnmarshalJSON(value []byte) error {
 		return fmt.Errorf("field %s: must be >= %v", "height", 1)
 	}
 	if plain.Name != nil {
-		if matched, _ := regexp.MatchString(`^[^:.]+$`, string(*plain.Name)); !matched {
+		if matched := createSessionInputPattern0.MatchString(string(*plain.Name)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "Name", `^[^:.]+$`)
 		}
 	}
@@ -80,3 +80,8 @@ func (j *CreateSessionInput) UnmarshalJSON(value []byte) error {
 	*j = CreateSessionInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	createSessionInputPattern0 = regexp.MustCompile(`^[^:.]+$`)
+)

@@ -73,7 +73,7 @@ func (j *CreateWindowInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["select"]; !ok || v == nil {
 		plain.Select = false
 	}
-	if matched, _ := regexp.MatchString(`^\$\d+$`, string(plain.SessionID)); !matched {
+	if matched := createWindowInputPattern0.MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	if plain.Width != nil && 10000 < *plain.Width {
@@ -85,3 +85,8 @@ func (j *CreateWindowInput) UnmarshalJSON(value []byte) error {
 	*j = CreateWindowInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	createWindowInputPattern0 = regexp.MustCompile(`^\$\d+$`)
+)

@@ -58,15 +58,22 @@ func (j *CreateWindowOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := createWindowOutputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if matched, _ := regexp.MatchString(`^\$\d+$`, string(plain.SessionID)); !matched {
+	if matched := createWindowOutputPattern1.MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
-	if matched, _ := regexp.MatchString(`^@\d+$`, string(plain.WindowID)); !matched {
+	if matched := createWindowOutputPattern2.MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = CreateWindowOutput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	createWindowOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+	createWindowOutputPattern1 = regexp.MustCompile(`^\$\d+$`)
+	createWindowOutputPattern2 = regexp.MustCompile(`^@\d+$`)
+)

@@ -26,7 +26,7 @@ func (j *DeleteBufferInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^[^\\\x00-\x1f\x7f]+$`, string(plain.Name)); !matched {
+	if matched := deleteBufferInputPattern0.MatchString(string(plain.Name)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "Name", `^[^\\\x00-\x1f\x7f]+$`)
 	}
 	if utf8.RuneCountInString(string(plain.Name)) < 1 {
@@ -38,3 +38,8 @@ func (j *DeleteBufferInput) UnmarshalJSON(value []byte) error {
 	*j = DeleteBufferInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	deleteBufferInputPattern0 = regexp.MustCompile(`^[^\\\x00-\x1f\x7f]+$`)
+)

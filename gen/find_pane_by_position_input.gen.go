@@ -74,12 +74,12 @@ func (j *FindPaneByPositionInput) UnmarshalJSON(value []byte) error {
 		return err
 	}
 	if plain.PaneID != nil {
-		if matched, _ := regexp.MatchString(`^%\d+$`, string(*plain.PaneID)); !matched {
+		if matched := findPaneByPositionInputPattern0.MatchString(string(*plain.PaneID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 		}
 	}
 	if plain.WindowID != nil {
-		if matched, _ := regexp.MatchString(`^@\d+$`, string(*plain.WindowID)); !matched {
+		if matched := findPaneByPositionInputPattern1.MatchString(string(*plain.WindowID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 		}
 	}
@@ -98,3 +98,9 @@ func (j *FindPaneByPositionInput) UnmarshalJSON(value []byte) error {
 	*j = FindPaneByPositionInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	findPaneByPositionInputPattern0 = regexp.MustCompile(`^%\d+$`)
+	findPaneByPositionInputPattern1 = regexp.MustCompile(`^@\d+$`)
+)

@@ -37,7 +37,7 @@ func (j *FindPaneByPositionOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^@\d+$`, string(plain.WindowID)); !matched {
+	if matched := findPaneByPositionOutputPattern0.MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = FindPaneByPositionOutput(plain)
@@ -99,7 +99,7 @@ func (j *FoundPane) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Left {
 		return fmt.Errorf("field %s: must be >= %v", "left", 0)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := findPaneByPositionOutputPattern1.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if 0 > plain.Top {
@@ -111,3 +111,9 @@ func (j *FoundPane) UnmarshalJSON(value []byte) error {
 	*j = FoundPane(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	findPaneByPositionOutputPattern0 = regexp.MustCompile(`^@\d+$`)
+	findPaneByPositionOutputPattern1 = regexp.MustCompile(`^%\d+$`)
+)

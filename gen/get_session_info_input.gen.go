@@ -25,9 +25,14 @@ func (j *GetSessionInfoInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^\$\d+$`, string(plain.SessionID)); !matched {
+	if matched := getSessionInfoInputPattern0.MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	*j = GetSessionInfoInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	getSessionInfoInputPattern0 = regexp.MustCompile(`^\$\d+$`)
+)

@@ -67,13 +67,13 @@ func (j *GetSessionInfoOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^@\d+$`, string(plain.ActiveWindowID)); !matched {
+	if matched := getSessionInfoOutputPattern0.MatchString(string(plain.ActiveWindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "ActiveWindowID", `^@\d+$`)
 	}
 	if 0 > plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 0)
 	}
-	if matched, _ := regexp.MatchString(`^\$\d+$`, string(plain.SessionID)); !matched {
+	if matched := getSessionInfoOutputPattern1.MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	if 0 > plain.Width {
@@ -153,9 +153,15 @@ func (j *SessionWindow) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 0)
 	}
-	if matched, _ := regexp.MatchString(`^@\d+$`, string(plain.WindowID)); !matched {
+	if matched := getSessionInfoOutputPattern0.MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = SessionWindow(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	getSessionInfoOutputPattern0 = regexp.MustCompile(`^@\d+$`)
+	getSessionInfoOutputPattern1 = regexp.MustCompile(`^\$\d+$`)
+)

@@ -25,9 +25,14 @@ func (j *GetWindowInfoInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^@\d+$`, string(plain.WindowID)); !matched {
+	if matched := getWindowInfoInputPattern0.MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = GetWindowInfoInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	getWindowInfoInputPattern0 = regexp.MustCompile(`^@\d+$`)
+)

@@ -81,7 +81,7 @@ func (j *JoinPaneInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["force"]; !ok || v == nil {
 		plain.Force = false
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := joinPaneInputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if plain.Percent != nil && 99 < *plain.Percent {
@@ -90,9 +90,14 @@ func (j *JoinPaneInput) UnmarshalJSON(value []byte) error {
 	if plain.Percent != nil && 1 > *plain.Percent {
 		return fmt.Errorf("field %s: must be >= %v", "percent", 1)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.TargetPaneID)); !matched {
+	if matched := joinPaneInputPattern0.MatchString(string(plain.TargetPaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "TargetPaneID", `^%\d+$`)
 	}
 	*j = JoinPaneInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	joinPaneInputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

@@ -31,9 +31,14 @@ func (j *KillSessionInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["force"]; !ok || v == nil {
 		plain.Force = false
 	}
-	if matched, _ := regexp.MatchString(`^\$\d+$`, string(plain.SessionID)); !matched {
+	if matched := killSessionInputPattern0.MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	*j = KillSessionInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	killSessionInputPattern0 = regexp.MustCompile(`^\$\d+$`)
+)

@@ -29,7 +29,7 @@ func (j *ListPanesInput) UnmarshalJSON(value []byte) error {
 		return err
 	}
 	if plain.SessionID != nil {
-		if matched, _ := regexp.MatchString(`^\$\d+$`, string(*plain.SessionID)); !matched {
+		if matched := listPanesInputPattern0.MatchString(string(*plain.SessionID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 		}
 	}
@@ -40,7 +40,7 @@ func (j *ListPanesInput) UnmarshalJSON(value []byte) error {
 		return fmt.Errorf("field %s length: must be <= %d", "sessionName", 256)
 	}
 	if plain.WindowID != nil {
-		if matched, _ := regexp.MatchString(`^@\d+$`, string(*plain.WindowID)); !matched {
+		if matched := listPanesInputPattern1.MatchString(string(*plain.WindowID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 		}
 	}
@@ -53,3 +53,9 @@ func (j *ListPanesInput) UnmarshalJSON(value []byte) error {
 	*j = ListPanesInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	listPanesInputPattern0 = regexp.MustCompile(`^\$\d+$`)
+	listPanesInputPattern1 = regexp.MustCompile(`^@\d+$`)
+)

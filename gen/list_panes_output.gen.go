@@ -178,10 +178,10 @@ func (j *PaneView) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Left {
 		return fmt.Errorf("field %s: must be >= %v", "left", 0)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := listPanesOutputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if matched, _ := regexp.MatchString(`^\$\d+$`, string(plain.SessionID)); !matched {
+	if matched := listPanesOutputPattern1.MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	if 0 > plain.Top {
@@ -190,9 +190,16 @@ func (j *PaneView) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 0)
 	}
-	if matched, _ := regexp.MatchString(`^@\d+$`, string(plain.WindowID)); !matched {
+	if matched := listPanesOutputPattern2.MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = PaneView(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	listPanesOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+	listPanesOutputPattern1 = regexp.MustCompile(`^\$\d+$`)
+	listPanesOutputPattern2 = regexp.MustCompile(`^@\d+$`)
+)

@@ -96,7 +96,7 @@ func (j *SessionView) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 0)
 	}
-	if matched, _ := regexp.MatchString(`^\$\d+$`, string(plain.SessionID)); !matched {
+	if matched := listSessionsOutputPattern0.MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	if 0 > plain.Width {
@@ -108,3 +108,8 @@ func (j *SessionView) UnmarshalJSON(value []byte) error {
 	*j = SessionView(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	listSessionsOutputPattern0 = regexp.MustCompile(`^\$\d+$`)
+)

@@ -23,7 +23,7 @@ func (j *ListWindowsInput) UnmarshalJSON(value []byte) error {
 		return err
 	}
 	if plain.SessionID != nil {
-		if matched, _ := regexp.MatchString(`^\$\d+$`, string(*plain.SessionID)); !matched {
+		if matched := listWindowsInputPattern0.MatchString(string(*plain.SessionID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 		}
 	}
@@ -36,3 +36,8 @@ func (j *ListWindowsInput) UnmarshalJSON(value []byte) error {
 	*j = ListWindowsInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	listWindowsInputPattern0 = regexp.MustCompile(`^\$\d+$`)
+)

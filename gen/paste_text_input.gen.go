@@ -44,7 +44,7 @@ func (j *PasteTextInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["force"]; !ok || v == nil {
 		plain.Force = false
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := pasteTextInputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if utf8.RuneCountInString(string(plain.Text)) < 1 {
@@ -56,3 +56,8 @@ func (j *PasteTextInput) UnmarshalJSON(value []byte) error {
 	*j = PasteTextInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	pasteTextInputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

@@ -48,9 +48,14 @@ func (j *PasteTextOutput) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Bytes {
 		return fmt.Errorf("field %s: must be >= %v", "bytes", 0)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := pasteTextOutputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	*j = PasteTextOutput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	pasteTextOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

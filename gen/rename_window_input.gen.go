@@ -38,9 +38,14 @@ func (j *RenameWindowInput) UnmarshalJSON(value []byte) error {
 	if utf8.RuneCountInString(string(plain.Name)) > 256 {
 		return fmt.Errorf("field %s length: must be <= %d", "name", 256)
 	}
-	if matched, _ := regexp.MatchString(`^@\d+$`, string(plain.WindowID)); !matched {
+	if matched := renameWindowInputPattern0.MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = RenameWindowInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	renameWindowInputPattern0 = regexp.MustCompile(`^@\d+$`)
+)

@@ -31,9 +31,14 @@ func (j *RenameWindowOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^@\d+$`, string(plain.WindowID)); !matched {
+	if matched := renameWindowOutputPattern0.MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = RenameWindowOutput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	renameWindowOutputPattern0 = regexp.MustCompile(`^@\d+$`)
+)

@@ -96,7 +96,7 @@ func (j *ResizePaneInput) UnmarshalJSON(value []byte) error {
 	if plain.Height != nil && 1 > *plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 1)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := resizePaneInputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if plain.Width != nil && 10000 < *plain.Width {
@@ -108,3 +108,8 @@ func (j *ResizePaneInput) UnmarshalJSON(value []byte) error {
 	*j = ResizePaneInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	resizePaneInputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

@@ -49,12 +49,18 @@ func (j *ResizePaneOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := resizePaneOutputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if matched, _ := regexp.MatchString(`^@\d+$`, string(plain.WindowID)); !matched {
+	if matched := resizePaneOutputPattern1.MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = ResizePaneOutput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	resizePaneOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+	resizePaneOutputPattern1 = regexp.MustCompile(`^@\d+$`)
+)

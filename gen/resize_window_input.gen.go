@@ -49,9 +49,14 @@ func (j *ResizeWindowInput) UnmarshalJSON(value []byte) error {
 	if plain.Width != nil && 1 > *plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 1)
 	}
-	if matched, _ := regexp.MatchString(`^@\d+$`, string(plain.WindowID)); !matched {
+	if matched := resizeWindowInputPattern0.MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = ResizeWindowInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	resizeWindowInputPattern0 = regexp.MustCompile(`^@\d+$`)
+)

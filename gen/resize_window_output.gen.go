@@ -37,9 +37,14 @@ func (j *ResizeWindowOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^@\d+$`, string(plain.WindowID)); !matched {
+	if matched := resizeWindowOutputPattern0.MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = ResizeWindowOutput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	resizeWindowOutputPattern0 = regexp.MustCompile(`^@\d+$`)
+)

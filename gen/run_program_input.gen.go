@@ -116,7 +116,7 @@ func (j *RunProgramInput) UnmarshalJSON(value []byte) error {
 		return fmt.Errorf("field %s: must be > %v", "maxLines", 0)
 	}
 	if plain.SessionName != nil {
-		if matched, _ := regexp.MatchString(`^[^:.]+$`, string(*plain.SessionName)); !matched {
+		if matched := runProgramInputPattern0.MatchString(string(*plain.SessionName)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SessionName", `^[^:.]+$`)
 		}
 	}
@@ -144,3 +144,8 @@ func (j *RunProgramInput) UnmarshalJSON(value []byte) error {
 	*j = RunProgramInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	runProgramInputPattern0 = regexp.MustCompile(`^[^:.]+$`)
+)

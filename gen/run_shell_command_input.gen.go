@@ -95,7 +95,7 @@ func (j *RunShellCommandInput) UnmarshalJSON(value []byte) error {
 	if plain.MaxLines != nil && 0 >= *plain.MaxLines {
 		return fmt.Errorf("field %s: must be > %v", "maxLines", 0)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := runShellCommandInputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if v, ok := raw["timeoutMs"]; !ok || v == nil {
@@ -110,3 +110,8 @@ func (j *RunShellCommandInput) UnmarshalJSON(value []byte) error {
 	*j = RunShellCommandInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	runShellCommandInputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

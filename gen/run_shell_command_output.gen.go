@@ -223,7 +223,7 @@ func (j *RunShellCommandOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`, string(plain.CommandID)); !matched {
+	if matched := runShellCommandOutputPattern0.MatchString(string(plain.CommandID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "CommandID", `^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`)
 	}
 	if 0 > plain.DroppedLines {
@@ -241,7 +241,7 @@ func (j *RunShellCommandOutput) UnmarshalJSON(value []byte) error {
 	if 0 > plain.OmittedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "omittedBytes", 0)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := runShellCommandOutputPattern1.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if 0 > plain.ReturnedBytes {
@@ -250,3 +250,9 @@ func (j *RunShellCommandOutput) UnmarshalJSON(value []byte) error {
 	*j = RunShellCommandOutput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	runShellCommandOutputPattern0 = regexp.MustCompile(`^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`)
+	runShellCommandOutputPattern1 = regexp.MustCompile(`^%\d+$`)
+)

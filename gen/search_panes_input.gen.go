@@ -102,7 +102,7 @@ func (j *SearchPanesInput) UnmarshalJSON(value []byte) error {
 		plain.Scrollback = false
 	}
 	if plain.SessionID != nil {
-		if matched, _ := regexp.MatchString(`^\$\d+$`, string(*plain.SessionID)); !matched {
+		if matched := searchPanesInputPattern0.MatchString(string(*plain.SessionID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 		}
 	}
@@ -116,10 +116,16 @@ func (j *SearchPanesInput) UnmarshalJSON(value []byte) error {
 		return fmt.Errorf("field %s: must be >= %v", "timeoutMs", 0)
 	}
 	if plain.WindowID != nil {
-		if matched, _ := regexp.MatchString(`^@\d+$`, string(*plain.WindowID)); !matched {
+		if matched := searchPanesInputPattern1.MatchString(string(*plain.WindowID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 		}
 	}
 	*j = SearchPanesInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	searchPanesInputPattern0 = regexp.MustCompile(`^\$\d+$`)
+	searchPanesInputPattern1 = regexp.MustCompile(`^@\d+$`)
+)

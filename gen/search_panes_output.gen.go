@@ -38,7 +38,7 @@ func (j *SearchHit) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := searchPanesOutputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	*j = SearchHit(plain)
@@ -147,3 +147,8 @@ func (j *SearchPanesOutput) UnmarshalJSON(value []byte) error {
 	*j = SearchPanesOutput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	searchPanesOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

@@ -45,9 +45,14 @@ func (j *SelectLayoutInput) UnmarshalJSON(value []byte) error {
 	if utf8.RuneCountInString(string(plain.Layout)) > 4096 {
 		return fmt.Errorf("field %s length: must be <= %d", "layout", 4096)
 	}
-	if matched, _ := regexp.MatchString(`^@\d+$`, string(plain.WindowID)); !matched {
+	if matched := selectLayoutInputPattern0.MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = SelectLayoutInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	selectLayoutInputPattern0 = regexp.MustCompile(`^@\d+$`)
+)

@@ -25,9 +25,14 @@ func (j *SelectPaneInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := selectPaneInputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	*j = SelectPaneInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	selectPaneInputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

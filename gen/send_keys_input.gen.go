@@ -46,9 +46,14 @@ func (j *SendKeysInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["literal"]; !ok || v == nil {
 		plain.Literal = false
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := sendKeysInputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	*j = SendKeysInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	sendKeysInputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

@@ -35,11 +35,11 @@ func (j *SetEnvironmentInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^[A-Za-z_][A-Za-z0-9_]{0,255}$`, string(plain.Name)); !matched {
+	if matched := setEnvironmentInputPattern0.MatchString(string(plain.Name)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "Name", `^[A-Za-z_][A-Za-z0-9_]{0,255}$`)
 	}
 	if plain.SessionID != nil {
-		if matched, _ := regexp.MatchString(`^\$\d+$`, string(*plain.SessionID)); !matched {
+		if matched := setEnvironmentInputPattern1.MatchString(string(*plain.SessionID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 		}
 	}
@@ -52,3 +52,9 @@ func (j *SetEnvironmentInput) UnmarshalJSON(value []byte) error {
 	*j = SetEnvironmentInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	setEnvironmentInputPattern0 = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,255}$`)
+	setEnvironmentInputPattern1 = regexp.MustCompile(`^\$\d+$`)
+)

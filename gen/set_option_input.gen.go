@@ -82,11 +82,11 @@ func (j *SetOptionInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["global"]; !ok || v == nil {
 		plain.Global = false
 	}
-	if matched, _ := regexp.MatchString(`^@?[A-Za-z0-9_-]{1,128}(\[[0-9]{1,6}\])?$`, string(plain.Name)); !matched {
+	if matched := setOptionInputPattern0.MatchString(string(plain.Name)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "Name", `^@?[A-Za-z0-9_-]{1,128}(\[[0-9]{1,6}\])?$`)
 	}
 	if plain.TargetID != nil {
-		if matched, _ := regexp.MatchString(`^[$@%]\d+$`, string(*plain.TargetID)); !matched {
+		if matched := setOptionInputPattern1.MatchString(string(*plain.TargetID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "TargetID", `^[$@%]\d+$`)
 		}
 	}
@@ -99,3 +99,9 @@ func (j *SetOptionInput) UnmarshalJSON(value []byte) error {
 	*j = SetOptionInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	setOptionInputPattern0 = regexp.MustCompile(`^@?[A-Za-z0-9_-]{1,128}(\[[0-9]{1,6}\])?$`)
+	setOptionInputPattern1 = regexp.MustCompile(`^[$@%]\d+$`)
+)

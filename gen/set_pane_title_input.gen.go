@@ -32,7 +32,7 @@ func (j *SetPaneTitleInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := setPaneTitleInputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if utf8.RuneCountInString(string(plain.Title)) > 1024 {
@@ -41,3 +41,8 @@ func (j *SetPaneTitleInput) UnmarshalJSON(value []byte) error {
 	*j = SetPaneTitleInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	setPaneTitleInputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

@@ -22,15 +22,21 @@ func (j *ShowEnvironmentInput) UnmarshalJSON(value []byte) error {
 		return err
 	}
 	if plain.Name != nil {
-		if matched, _ := regexp.MatchString(`^[A-Za-z_][A-Za-z0-9_]{0,255}$`, string(*plain.Name)); !matched {
+		if matched := showEnvironmentInputPattern0.MatchString(string(*plain.Name)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "Name", `^[A-Za-z_][A-Za-z0-9_]{0,255}$`)
 		}
 	}
 	if plain.SessionID != nil {
-		if matched, _ := regexp.MatchString(`^\$\d+$`, string(*plain.SessionID)); !matched {
+		if matched := showEnvironmentInputPattern1.MatchString(string(*plain.SessionID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 		}
 	}
 	*j = ShowEnvironmentInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	showEnvironmentInputPattern0 = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,255}$`)
+	showEnvironmentInputPattern1 = regexp.MustCompile(`^\$\d+$`)
+)

@@ -68,15 +68,21 @@ func (j *ShowHooksInput) UnmarshalJSON(value []byte) error {
 		plain.Global = false
 	}
 	if plain.Name != nil {
-		if matched, _ := regexp.MatchString(`^[a-z-]{1,64}$`, string(*plain.Name)); !matched {
+		if matched := showHooksInputPattern0.MatchString(string(*plain.Name)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "Name", `^[a-z-]{1,64}$`)
 		}
 	}
 	if plain.TargetID != nil {
-		if matched, _ := regexp.MatchString(`^[$@%]\d+$`, string(*plain.TargetID)); !matched {
+		if matched := showHooksInputPattern1.MatchString(string(*plain.TargetID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "TargetID", `^[$@%]\d+$`)
 		}
 	}
 	*j = ShowHooksInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	showHooksInputPattern0 = regexp.MustCompile(`^[a-z-]{1,64}$`)
+	showHooksInputPattern1 = regexp.MustCompile(`^[$@%]\d+$`)
+)

@@ -79,15 +79,21 @@ func (j *ShowOptionInput) UnmarshalJSON(value []byte) error {
 		plain.Inherited = false
 	}
 	if plain.Name != nil {
-		if matched, _ := regexp.MatchString(`^@?[A-Za-z0-9_-]{1,128}(\[[0-9]{1,6}\])?$`, string(*plain.Name)); !matched {
+		if matched := showOptionInputPattern0.MatchString(string(*plain.Name)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "Name", `^@?[A-Za-z0-9_-]{1,128}(\[[0-9]{1,6}\])?$`)
 		}
 	}
 	if plain.TargetID != nil {
-		if matched, _ := regexp.MatchString(`^[$@%]\d+$`, string(*plain.TargetID)); !matched {
+		if matched := showOptionInputPattern1.MatchString(string(*plain.TargetID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "TargetID", `^[$@%]\d+$`)
 		}
 	}
 	*j = ShowOptionInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	showOptionInputPattern0 = regexp.MustCompile(`^@?[A-Za-z0-9_-]{1,128}(\[[0-9]{1,6}\])?$`)
+	showOptionInputPattern1 = regexp.MustCompile(`^[$@%]\d+$`)
+)

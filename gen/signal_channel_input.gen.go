@@ -31,9 +31,14 @@ func (j *SignalChannelInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^[A-Za-z0-9_.:-]{1,128}$`, string(plain.Channel)); !matched {
+	if matched := signalChannelInputPattern0.MatchString(string(plain.Channel)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "Channel", `^[A-Za-z0-9_.:-]{1,128}$`)
 	}
 	*j = SignalChannelInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	signalChannelInputPattern0 = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
+)

@@ -137,7 +137,7 @@ func (j *SnapshotPaneOutput) UnmarshalJSON(value []byte) error {
 	if 0 > plain.OmittedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "omittedBytes", 0)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := snapshotPaneOutputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if 0 > plain.ReturnedBytes {
@@ -152,3 +152,8 @@ func (j *SnapshotPaneOutput) UnmarshalJSON(value []byte) error {
 	*j = SnapshotPaneOutput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	snapshotPaneOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

@@ -105,7 +105,7 @@ func (j *SplitWindowInput) UnmarshalJSON(value []byte) error {
 	if plain.Height != nil && 1 > *plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 1)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := splitWindowInputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if plain.Percent != nil && 99 < *plain.Percent {
@@ -126,3 +126,8 @@ func (j *SplitWindowInput) UnmarshalJSON(value []byte) error {
 	*j = SplitWindowInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	splitWindowInputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

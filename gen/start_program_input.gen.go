@@ -74,7 +74,7 @@ func (j *StartProgramInput) UnmarshalJSON(value []byte) error {
 		plain.KeepPane = false
 	}
 	if plain.SessionName != nil {
-		if matched, _ := regexp.MatchString(`^[^:.]+$`, string(*plain.SessionName)); !matched {
+		if matched := startProgramInputPattern0.MatchString(string(*plain.SessionName)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SessionName", `^[^:.]+$`)
 		}
 	}
@@ -85,7 +85,7 @@ func (j *StartProgramInput) UnmarshalJSON(value []byte) error {
 		return fmt.Errorf("field %s length: must be <= %d", "sessionName", 256)
 	}
 	if plain.SplitPaneID != nil {
-		if matched, _ := regexp.MatchString(`^%\d+$`, string(*plain.SplitPaneID)); !matched {
+		if matched := startProgramInputPattern1.MatchString(string(*plain.SplitPaneID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SplitPaneID", `^%\d+$`)
 		}
 	}
@@ -113,3 +113,9 @@ func (j *StartProgramInput) UnmarshalJSON(value []byte) error {
 	*j = StartProgramInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	startProgramInputPattern0 = regexp.MustCompile(`^[^:.]+$`)
+	startProgramInputPattern1 = regexp.MustCompile(`^%\d+$`)
+)

@@ -37,12 +37,17 @@ func (j *SwapPaneInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["force"]; !ok || v == nil {
 		plain.Force = false
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := swapPaneInputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.TargetPaneID)); !matched {
+	if matched := swapPaneInputPattern0.MatchString(string(plain.TargetPaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "TargetPaneID", `^%\d+$`)
 	}
 	*j = SwapPaneInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	swapPaneInputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

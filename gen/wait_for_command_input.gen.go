@@ -68,7 +68,7 @@ func (j *WaitForCommandInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`, string(plain.CommandID)); !matched {
+	if matched := waitForCommandInputPattern0.MatchString(string(plain.CommandID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "CommandID", `^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`)
 	}
 	if utf8.RuneCountInString(string(plain.CommandID)) > 32 {
@@ -95,3 +95,8 @@ func (j *WaitForCommandInput) UnmarshalJSON(value []byte) error {
 	*j = WaitForCommandInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	waitForCommandInputPattern0 = regexp.MustCompile(`^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`)
+)

@@ -30,7 +30,7 @@ func (j *WaitForExitInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := waitForExitInputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if plain.TimeoutMs != nil && 9007199254740991 < *plain.TimeoutMs {
@@ -42,3 +42,8 @@ func (j *WaitForExitInput) UnmarshalJSON(value []byte) error {
 	*j = WaitForExitInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	waitForExitInputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

@@ -38,7 +38,7 @@ func (j *WaitForQuietInput) UnmarshalJSON(value []byte) error {
 		return err
 	}
 	if plain.Cursor != nil {
-		if matched, _ := regexp.MatchString(`^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`, string(*plain.Cursor)); !matched {
+		if matched := waitForQuietInputPattern0.MatchString(string(*plain.Cursor)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "Cursor", `^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`)
 		}
 	}
@@ -48,7 +48,7 @@ func (j *WaitForQuietInput) UnmarshalJSON(value []byte) error {
 	if plain.MaxLines != nil && 0 >= *plain.MaxLines {
 		return fmt.Errorf("field %s: must be > %v", "maxLines", 0)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := waitForQuietInputPattern1.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if v, ok := raw["quietMs"]; !ok || v == nil {
@@ -69,3 +69,9 @@ func (j *WaitForQuietInput) UnmarshalJSON(value []byte) error {
 	*j = WaitForQuietInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	waitForQuietInputPattern0 = regexp.MustCompile(`^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`)
+	waitForQuietInputPattern1 = regexp.MustCompile(`^%\d+$`)
+)

@@ -155,7 +155,7 @@ func (j *WaitForQuietOutput) UnmarshalJSON(value []byte) error {
 	if 0 > plain.OmittedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "omittedBytes", 0)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := waitForQuietOutputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if 0 > plain.ReturnedBytes {
@@ -164,3 +164,8 @@ func (j *WaitForQuietOutput) UnmarshalJSON(value []byte) error {
 	*j = WaitForQuietOutput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	waitForQuietOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+)

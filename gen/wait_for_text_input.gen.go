@@ -41,7 +41,7 @@ func (j *WaitForTextInput) UnmarshalJSON(value []byte) error {
 		return err
 	}
 	if plain.Cursor != nil {
-		if matched, _ := regexp.MatchString(`^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`, string(*plain.Cursor)); !matched {
+		if matched := waitForTextInputPattern0.MatchString(string(*plain.Cursor)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "Cursor", `^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`)
 		}
 	}
@@ -51,7 +51,7 @@ func (j *WaitForTextInput) UnmarshalJSON(value []byte) error {
 	if plain.MaxLines != nil && 0 >= *plain.MaxLines {
 		return fmt.Errorf("field %s: must be > %v", "maxLines", 0)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := waitForTextInputPattern1.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if len(plain.Patterns) > 64 {
@@ -66,3 +66,9 @@ func (j *WaitForTextInput) UnmarshalJSON(value []byte) error {
 	*j = WaitForTextInput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	waitForTextInputPattern0 = regexp.MustCompile(`^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`)
+	waitForTextInputPattern1 = regexp.MustCompile(`^%\d+$`)
+)

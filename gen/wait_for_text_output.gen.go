@@ -212,7 +212,7 @@ func (j *WaitForTextOutput) UnmarshalJSON(value []byte) error {
 	if -9007199254740991 > plain.OmittedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "omittedBytes", -9007199254740991)
 	}
-	if matched, _ := regexp.MatchString(`^%\d+$`, string(plain.PaneID)); !matched {
+	if matched := waitForTextOutputPattern0.MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if 9007199254740991 < plain.ReturnedBytes {
@@ -224,3 +224,8 @@ func (j *WaitForTextOutput) UnmarshalJSON(value []byte) error {
 	*j = WaitForTextOutput(plain)
 	return nil
 }
+
+// The schema's patterns, compiled once (see gen/internal/generate).
+var (
+	waitForTextOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+)
