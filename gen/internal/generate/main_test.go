@@ -42,7 +42,7 @@ func TestCompilePatternsOnce(t *testing.T) {
 		"if matched := fooInputPattern0.MatchString(a); !matched",
 		"if matched := fooInputPattern1.MatchString(b); !matched",
 		"if matched := fooInputPattern0.MatchString(b); !matched", // the same pattern, one variable
-		"if matched, _ := regexp.MatchString(`(`, b)",              // does not compile: left alone
+		"if matched, _ := regexp.MatchString(`(`, b)",             // does not compile: left alone
 		"\tfooInputPattern0 = regexp.MustCompile(`^a$`)\n\tfooInputPattern1 = regexp.MustCompile(`^b+$`)\n)\n",
 	} {
 		if !strings.Contains(string(got), want) {
