@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
@@ -82,7 +83,7 @@ func (h *Handlers) ListPanes(ctx context.Context, in gen.ListPanesInput) (gen.Li
 	}
 	panes, err := askWhileCwdUnknown(ctx, func() ([]tmuxctl.Pane, error) {
 		return h.tmux.ListPanes(ctx, tmuxctl.PaneScope{Session: session, Window: window})
-	}, func(panes []tmuxctl.Pane) bool { return slices.ContainsFunc(panes, cwdUnknown) })
+	}, func(panes []tmuxctl.Pane) bool { return slices.ContainsFunc(panes, h.cwdUnknown) })
 	if err != nil {
 		return gen.ListPanesOutput{}, h.explain(ctx, err)
 	}
@@ -217,11 +218,52 @@ const (
 	cwdYoung = time.Second
 )
 
-func cwdUnknown(p tmuxctl.Pane) bool {
+func (h *Handlers) cwdUnknown(p tmuxctl.Pane) bool {
 	if p.Dead || p.PID <= 0 {
 		return false
 	}
-	return p.Cwd == "" && proc.StartedWithin(p.PID, cwdYoung) || proc.SameName(p.PID, p.ServerPID)
+	return p.Cwd == "" && proc.StartedWithin(p.PID, cwdYoung) || h.execs.stillForked(p)
+}
+
+// execSeen remembers the pane processes seen to have exec'd: such a
+// process never has the server's name again (it could only by exec'ing a
+// tmux), so a listing need not read /proc for it (two files) on every
+// call. A pane's id is never reused within a server, and its process
+// changes only with a respawn, which the key's pid tells apart.
+type execSeen struct {
+	mu    sync.Mutex
+	execd map[paneProcess]bool
+}
+
+type paneProcess struct {
+	serverPID int
+	pane      tmuxctl.PaneID
+	pid       int
+}
+
+// execSeenMax bounds the memory: past it, the record starts again.
+const execSeenMax = 4096
+
+// stillForked reports whether p's process still has its server's name:
+// forked for the pane and not exec'd yet.
+func (e *execSeen) stillForked(p tmuxctl.Pane) bool {
+	key := paneProcess{p.ServerPID, p.ID, p.PID}
+	e.mu.Lock()
+	execd := e.execd[key]
+	e.mu.Unlock()
+	if execd {
+		return false
+	}
+	if proc.SameName(p.PID, p.ServerPID) {
+		return true
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.execd == nil || len(e.execd) >= execSeenMax {
+		e.execd = map[paneProcess]bool{}
+	}
+	e.execd[key] = true
+	return false
 }
 
 // askWhileCwdUnknown runs list, again while unknown says a live pane's

@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"context"
+	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
@@ -31,5 +33,37 @@ func TestListPanesKnowsANewPanesCwd(t *testing.T) {
 		if err := client.KillWindow(ctx, c.Window); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestExecSeen: a pane process with its server's name is still forked and
+// is asked about every time; one seen with another name is remembered for
+// that pane and process only (a respawned pane's new process is not).
+func TestExecSeen(t *testing.T) {
+	child := exec.Command("sleep", "30")
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { child.Process.Kill(); child.Wait() })
+	self := os.Getpid()
+	var e execSeen
+	forked := tmuxctl.Pane{ID: "%1", PID: self, ServerPID: self}
+	for range 2 {
+		if !e.stillForked(forked) {
+			t.Fatal("a process with the server's own name is not still forked")
+		}
+	}
+	if len(e.execd) != 0 {
+		t.Fatalf("a forked process was recorded as exec'd: %v", e.execd)
+	}
+	execd := tmuxctl.Pane{ID: "%1", PID: child.Process.Pid, ServerPID: self}
+	if e.stillForked(execd) {
+		t.Fatal("sleep has the test binary's name")
+	}
+	if !e.execd[paneProcess{self, "%1", child.Process.Pid}] || len(e.execd) != 1 {
+		t.Fatalf("the exec'd process is not the one recorded: %v", e.execd)
+	}
+	if !e.stillForked(forked) {
+		t.Fatal("the pane's respawned process (another pid) was taken for the exec'd one")
 	}
 }

@@ -39,6 +39,7 @@ type Handlers struct {
 	readTools map[string]ReadTool
 	// shutdown ends when the server is stopping: waits end as cancelled.
 	shutdown context.Context
+	execs    execSeen // pane processes seen to have exec'd (cwdUnknown)
 }
 
 // New returns Handlers that talk to tmux through client and read pane

@@ -138,7 +138,7 @@ func (h *Handlers) GetWindowInfo(ctx context.Context, in gen.GetWindowInfoInput)
 func (h *Handlers) GetPaneInfo(ctx context.Context, in gen.GetPaneInfoInput) (gen.GetPaneInfoOutput, error) {
 	p, err := askWhileCwdUnknown(ctx, func() (tmuxctl.PaneDetail, error) {
 		return h.tmux.PaneDetail(ctx, tmuxctl.PaneID(in.PaneID))
-	}, func(p tmuxctl.PaneDetail) bool { return cwdUnknown(p.Pane) })
+	}, func(p tmuxctl.PaneDetail) bool { return h.cwdUnknown(p.Pane) })
 	if err != nil {
 		return gen.GetPaneInfoOutput{}, h.explain(ctx, err)
 	}
