@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sdkjson "github.com/segmentio/encoding/json"
 	"github.com/tmux-mcp/tmux-mcp/handlers"
+	"github.com/tmux-mcp/tmux-mcp/internal/schemacheck"
 	"github.com/tmux-mcp/tmux-mcp/schemas"
 )
 
@@ -20,27 +21,57 @@ import (
 // shared by tools/call and call_read_tools_batch.
 type contract struct {
 	once    sync.Once
-	in, out *jsonschema.Resolved
+	in, out *checkedSchema
 	err     error
 }
 
-func (c *contract) resolve(tool string) (in, out *jsonschema.Resolved, err error) {
+func (c *contract) resolve(tool string) (in, out *checkedSchema, err error) {
 	c.once.Do(func() { c.in, c.out, c.err = resolveSchemas(tool) })
 	return c.in, c.out, c.err
 }
 
+// A checkedSchema is a resolved schema with the fast checker schemacheck
+// compiles from it, nil when the schema uses a keyword schemacheck does
+// not implement.
+type checkedSchema struct {
+	*jsonschema.Resolved
+	fast *schemacheck.Checker
+}
+
+// validate is jsonschema-go's Validate of *v, skipped when the fast
+// checker finds the value valid; a value it refuses goes to Validate,
+// whose error is the one reported.
+func (s *checkedSchema) validate(v *any) error {
+	if s.fast != nil && s.fast.Valid(v) {
+		return nil
+	}
+	return s.Validate(v)
+}
+
+// applyDefaults is jsonschema-go's ApplyDefaults, skipped for a schema
+// that declares no default anywhere, on which it changes nothing.
+func (s *checkedSchema) applyDefaults(v *any) error {
+	if s.fast != nil && !s.fast.HasDefaults() {
+		return nil
+	}
+	return s.ApplyDefaults(v)
+}
+
 // resolveSchemas resolves tool's input and output schemas as go-sdk's
 // typed AddTool does (defaults validated against their schemas).
-func resolveSchemas(tool string) (in, out *jsonschema.Resolved, err error) {
-	var pair [2]*jsonschema.Resolved
+func resolveSchemas(tool string) (in, out *checkedSchema, err error) {
+	var pair [2]*checkedSchema
 	for i, raw := range []json.RawMessage{schemas.Input(tool), schemas.Output(tool)} {
 		var s jsonschema.Schema
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return nil, nil, fmt.Errorf("schema of %s: %v", tool, err)
 		}
-		if pair[i], err = s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
+		rs, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+		if err != nil {
 			return nil, nil, fmt.Errorf("schema of %s: %v", tool, err)
 		}
+		fast, _ := schemacheck.Compile(rs) // declined: Validate alone
+		pair[i] = &checkedSchema{rs, fast}
 	}
 	return pair[0], pair[1], nil
 }
@@ -50,7 +81,7 @@ func resolveSchemas(tool string) (in, out *jsonschema.Resolved, err error) {
 // an object, the schema's defaults applied, validated, then into In. It
 // decodes with encoding/json: the SDK's own decoder takes a fresh 32 KiB
 // buffer for every value, which made most of a read call's garbage.
-func arguments[In any](schema *jsonschema.Resolved, args json.RawMessage) (In, *argsError) {
+func arguments[In any](schema *checkedSchema, args json.RawMessage) (In, *argsError) {
 	var in In
 	m := map[string]any{}
 	if len(args) > 0 {
@@ -59,10 +90,10 @@ func arguments[In any](schema *jsonschema.Resolved, args json.RawMessage) (In, *
 		}
 	}
 	var v any = m
-	if err := schema.ApplyDefaults(&v); err != nil {
+	if err := schema.applyDefaults(&v); err != nil {
 		return in, &argsError{"applying schema defaults:\n", err, true}
 	}
-	if err := schema.Validate(&v); err != nil {
+	if err := schema.validate(&v); err != nil {
 		return in, &argsError{"", err, true}
 	}
 	full, err := json.Marshal(v)
@@ -108,7 +139,7 @@ func (e *argsError) sdkError() error {
 // object (so its keys come sorted, as go-sdk's typed AddTool sends them),
 // with that object for the text block. An object-less result (never one
 // of ours: every output schema is an object) is checked and sent as it is.
-func structured(schema *jsonschema.Resolved, out any) (json.RawMessage, map[string]any, error) {
+func structured(schema *checkedSchema, out any) (json.RawMessage, map[string]any, error) {
 	data, err := json.Marshal(out)
 	if err != nil {
 		return nil, nil, fmt.Errorf("marshaling output: %w", err)
@@ -119,11 +150,11 @@ func structured(schema *jsonschema.Resolved, out any) (json.RawMessage, map[stri
 	}
 	obj, isObject := v.(map[string]any)
 	if isObject {
-		if err := schema.ApplyDefaults(&v); err != nil {
+		if err := schema.applyDefaults(&v); err != nil {
 			return nil, nil, fmt.Errorf("validating tool output: applying schema defaults:\n%w", err)
 		}
 	}
-	if err := schema.Validate(&v); err != nil {
+	if err := schema.validate(&v); err != nil {
 		return nil, nil, fmt.Errorf("validating tool output: %w", err)
 	}
 	if !isObject {

@@ -41,7 +41,7 @@ func direct[In, Out any](c *contract, method func(*handlers.Handlers, context.Co
 		if err := json.Unmarshal(res, &check); err != nil {
 			return nil, err
 		}
-		if err := outSchema.Validate(&check); err != nil {
+		if err := outSchema.validate(&check); err != nil {
 			return nil, fmt.Errorf("result of %s does not match its output schema: %v", tool, err)
 		}
 		return res, nil
