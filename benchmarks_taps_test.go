@@ -106,23 +106,35 @@ func BenchmarkTapWaitWakeup(b *testing.B) {
 			for range n {
 				cs = append(cs, launchMCP(b, sock, ""))
 			}
+			// Each wait starts from the cursor the instance's last answer
+			// gave, so a wait that subscribes after the marker is printed
+			// (a loaded machine, slower than the settle below) still
+			// matches it rather than timing out; such a sample is only
+			// slow. Nothing outside an instance can tell that its wait has
+			// subscribed, so the settle stays.
+			var cursors []string
+			for _, c := range cs {
+				cursors = append(cursors, c.mustTool(b, "capture_since", map[string]any{"paneId": "%1"})["cursor"].(string))
+			}
 			bare := attachBare(b, sock, "main")
 			var overhead []time.Duration
 			for i := 0; b.Loop(); i++ {
 				marker := "mark" + strconv.Itoa(i) + "x"
 				var replies []string
-				for _, c := range cs {
+				for j, c := range cs {
 					replies = append(replies, c.start("tools/call", map[string]any{"name": "wait_for_text", "arguments": map[string]any{
-						"paneId": "%1", "patterns": []string{marker}, "timeoutMs": 10000}}))
+						"paneId": "%1", "patterns": []string{marker}, "cursor": cursors[j], "timeoutMs": 10000}}))
 				}
-				time.Sleep(50 * time.Millisecond) // every wait has subscribed
+				time.Sleep(50 * time.Millisecond) // settle: every wait has subscribed
 				seen := bare.expect(marker)
 				tmuxtest.Run(b, sock, "send-keys", "-t", "%1", "-l", marker+"\n")
 				t0 := <-seen
 				for j, c := range cs {
-					if out := c.mustAnswer(b, "wait_for_text", replies[j]); out["outcome"] != "matched" {
+					out := c.mustAnswer(b, "wait_for_text", replies[j])
+					if out["outcome"] != "matched" {
 						b.Fatalf("instance %d: outcome %v", j, out["outcome"])
 					}
+					cursors[j] = out["cursor"].(string)
 				}
 				t1, _ := cs[0].Arrived(replies[0])
 				overhead = append(overhead, t1.Sub(t0))

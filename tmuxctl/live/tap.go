@@ -101,7 +101,8 @@ func RunTap(args []string, stdin io.Reader, stderr io.Writer) int {
 		done: make(chan struct{}), conns: map[net.Conn]struct{}{}, left: make(chan struct{}), started: time.Now(),
 	}
 	t.s.gen = gen
-	t.stdin, _ = stdin.(*os.File)
+	t.stdin, _ = stdin.(*os.File) // also keeps it alive under pollable's file
+	in := pollable(stdin)
 	ln, err := t.listen()
 	if err != nil {
 		// Nobody can read this pane through us: give the pane back.
@@ -125,7 +126,7 @@ func RunTap(args []string, stdin io.Reader, stderr io.Writer) int {
 	}()
 	ended := make(chan struct{})
 	go func() {
-		t.read(stdin)
+		t.read(in)
 		close(ended)
 	}()
 	// Neither readers nor the pane's output wait for the record (a tmux

@@ -2,7 +2,13 @@
 
 package live
 
-import "net"
+import (
+	"io"
+	"net"
+)
 
 // acceptQueued takes nothing where a tap serves nobody (see checkPeer).
 func acceptQueued(*net.UnixListener) []*net.UnixConn { return nil }
+
+// pollable returns stdin as it is.
+func pollable(stdin io.Reader) io.Reader { return stdin }
