@@ -23,9 +23,10 @@ type PaneDetail struct {
 	HistoryLimit    int
 }
 
-// detailFormat reads a PaneDetail. scroll_position is set only while the
-// pane is in copy mode; elsewhere it expands to nothing.
-var detailFormat = slices.Concat(paneFormat, format{"window_name", "pane_left", "pane_top",
+// detailFormat reads a PaneDetail: paneFormat (which has the window's
+// name and the pane's position) and the rest. scroll_position is set only
+// while the pane is in copy mode; elsewhere it expands to nothing.
+var detailFormat = slices.Concat(paneFormat, format{
 	"cursor_x", "cursor_y", "alternate_on", "pane_mode", "scroll_position", "history_limit"})
 
 func detailFrom(r map[string]string) PaneDetail {
