@@ -262,3 +262,77 @@ func TestExecTransportConfigured(t *testing.T) {
 		t.Errorf("%d connections, transport %s", conns.Load(), c.Transport())
 	}
 }
+
+// A command line of readers sends only TMUX and TMUX_PANE; one that holds
+// any other command anywhere sends the whole environment.
+func TestEnvironFor(t *testing.T) {
+	t.Setenv("TMUX", "/tmp/sock,1,0")
+	t.Setenv("TMUX_PANE", "%3")
+	t.Setenv("TMUX_MCP_ENV_PROBE", "x")
+	has := func(env []string, kv string) bool {
+		for _, e := range env {
+			if e == kv {
+				return true
+			}
+		}
+		return false
+	}
+	for _, tc := range []struct {
+		argv []string
+		all  bool
+	}{
+		{[]string{"list-panes", "-a", "-F", "#{pane_id}"}, false},
+		{[]string{"list-panes", "-t", "%0", ";", "capture-pane", "-p", "-t", "%0"}, false},
+		{[]string{"display-message", "-p", "new-session"}, false}, // an argument, not a command
+		{[]string{"new-session", "-d"}, true},
+		{[]string{"list-panes", ";", "new-window", "-d"}, true},
+		{[]string{"if-shell", "-F", "1", "list-panes"}, true},
+		{[]string{"display-message", "-p", `x\;`, "new-window"}, false}, // "\;" is text
+	} {
+		env := environFor(tc.argv)
+		if !has(env, "TMUX=/tmp/sock,1,0") || !has(env, "TMUX_PANE=%3") {
+			t.Errorf("%q: TMUX or TMUX_PANE missing from %q", tc.argv, env)
+		}
+		if got := has(env, "TMUX_MCP_ENV_PROBE=x"); got != tc.all {
+			t.Errorf("%q: whole environment sent = %v, want %v", tc.argv, got, tc.all)
+		}
+		if !tc.all && len(env) != 2 {
+			t.Errorf("%q: sent %q, want TMUX and TMUX_PANE alone", tc.argv, env)
+		}
+	}
+}
+
+// A reader sent with the smaller environment still finds the client's own
+// pane from TMUX_PANE, and a spawning command still hands the pane the
+// client's PATH.
+func TestNativeEnvironmentStillServes(t *testing.T) {
+	sock := tmuxtest.Server(t)
+	// Without a target, tmux takes the most recently made session, with
+	// %1, unless TMUX_PANE says the client runs in %0.
+	tmuxtest.Run(t, sock, "new-session", "-d", "-s", "other")
+	c := New(Config{Binary: tmuxtest.Binary(), SocketPath: sock})
+	ctx := context.Background()
+	if out, err := c.command(ctx, "display-message", "-p", "#{pane_id}"); err != nil || strings.TrimSpace(out) != "%1" {
+		t.Fatalf("display-message without TMUX_PANE: %q, %v; want %%1", out, err)
+	}
+	t.Setenv("TMUX_PANE", "%0")
+	if out, err := c.command(ctx, "display-message", "-p", "#{pane_id}"); err != nil || strings.TrimSpace(out) != "%0" {
+		t.Fatalf("display-message with TMUX_PANE=%%0: %q, %v", out, err)
+	}
+	dir := t.TempDir()
+	t.Setenv("PATH", dir+":"+os.Getenv("PATH"))
+	if _, err := c.command(ctx, "new-session", "-d", "-s", "pathprobe", "sh", "-c", `echo "$PATH" > `+filepath.Join(dir, "path")+`; exec cat`); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, _ := os.ReadFile(filepath.Join(dir, "path"))
+		if strings.HasPrefix(string(got), dir+":") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the new session's PATH is %q, want it to start with %s", got, dir)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

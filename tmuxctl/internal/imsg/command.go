@@ -160,29 +160,44 @@ func dial(ctx context.Context, socket string) (net.Conn, error) {
 	}
 }
 
-// An identityCache keeps the identify messages of the last request: they
-// depend only on its terminal, working directory and environment, which
-// are the process's own and the same for every command, and building them
-// (an environ message per variable) was most of a command's garbage.
+// An identityCache keeps the identify messages of the last two kinds of
+// request: they depend only on its terminal, working directory and
+// environment, which are the process's own and the same for every command
+// of a kind (a caller sends one environment with some commands and a
+// smaller one with others), and building them (an environ message per
+// variable) was most of a command's garbage.
 type identityCache struct {
-	mu        sync.Mutex
+	mu      sync.Mutex
+	entries [2]identity // the most recently used first
+}
+
+// An identity is one request's identify messages and what they say.
+type identity struct {
 	term, cwd string
 	environ   []string
 	msgs      []byte // never changed once built: callers share it
 }
 
+func (id *identity) says(req Request) bool {
+	return id.msgs != nil && req.Term == id.term && req.Cwd == id.cwd && slices.Equal(req.Environ, id.environ)
+}
+
 var identities identityCache
 
 // of returns identify(req), built again only when req identifies
-// differently from the last request.
+// differently from both entries kept.
 func (c *identityCache) of(req Request) []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.msgs == nil || req.Term != c.term || req.Cwd != c.cwd || !slices.Equal(req.Environ, c.environ) {
-		c.term, c.cwd, c.environ = req.Term, req.Cwd, slices.Clone(req.Environ)
-		c.msgs = identify(req)
+	switch {
+	case c.entries[0].says(req):
+	case c.entries[1].says(req):
+		c.entries[0], c.entries[1] = c.entries[1], c.entries[0]
+	default:
+		c.entries[1] = c.entries[0]
+		c.entries[0] = identity{term: req.Term, cwd: req.Cwd, environ: slices.Clone(req.Environ), msgs: identify(req)}
 	}
-	return c.msgs
+	return c.entries[0].msgs
 }
 
 // identify builds the messages a tmux client sends first (client.c

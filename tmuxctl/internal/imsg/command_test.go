@@ -267,3 +267,26 @@ func TestRunServesStdin(t *testing.T) {
 		t.Errorf("second read: %d bytes, error %d; want EBADF", len(reads[1].data), reads[1].err)
 	}
 }
+
+// Two kinds of request sent in turn each keep their identify messages:
+// neither is built again.
+func TestIdentityCacheKeepsTwo(t *testing.T) {
+	var c identityCache
+	a := Request{Term: "xterm", Cwd: "/", Environ: []string{"A=1", "B=2"}}
+	b := Request{Term: "xterm", Cwd: "/", Environ: []string{"TMUX=x"}}
+	ma, mb := c.of(a), c.of(b)
+	if bytes.Equal(ma, mb) {
+		t.Fatal("two environments gave the same identify messages")
+	}
+	for range 3 {
+		if got := c.of(a); &got[0] != &ma[0] {
+			t.Fatal("the first kind's messages were built again")
+		}
+		if got := c.of(b); &got[0] != &mb[0] {
+			t.Fatal("the second kind's messages were built again")
+		}
+	}
+	if got := c.of(Request{Term: "xterm", Cwd: "/tmp", Environ: b.Environ}); &got[0] == &mb[0] {
+		t.Fatal("a different working directory reused another request's messages")
+	}
+}
