@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -137,9 +138,11 @@ func (e *argsError) sdkError() error {
 // structured is a handler's result as a tools/call carries it: marshalled,
 // checked against the output schema and marshalled again from the checked
 // object (so its keys come sorted, as go-sdk's typed AddTool sends them),
-// with that object for the text block. An object-less result (never one
+// with that object for the text block. A canonical result type (see
+// [canonical]) with no defaults to apply is marshalled once: the second
+// marshal would give the same bytes. An object-less result (never one
 // of ours: every output schema is an object) is checked and sent as it is.
-func structured(schema *checkedSchema, out any) (json.RawMessage, map[string]any, error) {
+func structured(schema *checkedSchema, out any, canonical bool) (json.RawMessage, map[string]any, error) {
 	data, err := json.Marshal(out)
 	if err != nil {
 		return nil, nil, fmt.Errorf("marshaling output: %w", err)
@@ -160,11 +163,19 @@ func structured(schema *checkedSchema, out any) (json.RawMessage, map[string]any
 	if !isObject {
 		return data, nil, nil
 	}
+	if canonical && schema.fast != nil && !schema.fast.HasDefaults() && !bytes.Contains(data, replacedUTF8) {
+		return data, obj, nil // marshalling v again would give data
+	}
 	if data, err = json.Marshal(v); err != nil {
 		return nil, nil, fmt.Errorf("validating tool output: marshalling with defaults: %v", err)
 	}
 	return data, obj, nil
 }
+
+// replacedUTF8 is how encoding/json writes a byte that is not UTF-8; the
+// character it stands for marshals as itself, so a result holding one is
+// marshalled again, as before.
+var replacedUTF8 = []byte(`\ufffd`)
 
 // call is what bind registers for a tool: go-sdk's typed AddTool path done
 // here, once per call — arguments decoded and checked, the handler, its
@@ -200,7 +211,7 @@ func call[In, Out any](name string, c *contract, h *handlers.Handlers, method fu
 			}
 			return errorResult(err), nil
 		}
-		data, obj, err := structured(outSchema, out)
+		data, obj, err := structured(outSchema, out, canonical(reflect.ValueOf(out)))
 		if err != nil {
 			return nil, err
 		}

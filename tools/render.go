@@ -200,16 +200,24 @@ func orderedKeys(m map[string]any) []string {
 		}
 		return len(leadKeys) + 1
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	type ranked struct {
+		key  string
+		rank int
 	}
-	slices.SortFunc(keys, func(a, b string) int {
-		if ra, rb := rank(a), rank(b); ra != rb {
-			return ra - rb
+	order := make([]ranked, 0, len(m))
+	for k := range m {
+		order = append(order, ranked{k, rank(k)})
+	}
+	slices.SortFunc(order, func(a, b ranked) int {
+		if a.rank != b.rank {
+			return a.rank - b.rank
 		}
-		return strings.Compare(a, b)
+		return strings.Compare(a.key, b.key)
 	})
+	keys := make([]string, len(order))
+	for i, o := range order {
+		keys[i] = o.key
+	}
 	return keys
 }
 
