@@ -127,7 +127,9 @@ func BenchmarkTapWaitWakeup(b *testing.B) {
 				}
 				time.Sleep(50 * time.Millisecond) // settle: every wait has subscribed
 				seen := bare.expect(marker)
-				tmuxtest.Run(b, sock, "send-keys", "-t", "%1", "-l", marker+"\n")
+				// Natively: a spawned tmux client would be exiting on the
+				// other core just as the output is read, in the window measured.
+				tmuxtest.RunNative(b, sock, "send-keys", "-t", "%1", "-l", marker+"\n")
 				t0 := <-seen
 				for j, c := range cs {
 					out := c.mustAnswer(b, "wait_for_text", replies[j])
