@@ -138,18 +138,27 @@ func (e *argsError) sdkError() error {
 // structured is a handler's result as a tools/call carries it: marshalled,
 // checked against the output schema and marshalled again from the checked
 // object (so its keys come sorted, as go-sdk's typed AddTool sends them),
-// with that object for the text block. A canonical result type (see
-// [canonical]) with no defaults to apply is marshalled once: the second
-// marshal would give the same bytes. An object-less result (never one
-// of ours: every output schema is an object) is checked and sent as it is.
-func structured(schema *checkedSchema, out any, canonical bool) (json.RawMessage, map[string]any, error) {
+// with that object for the text block. For a canonical result (see
+// [canonical]) the object is built from the result itself, not decoded,
+// and with no defaults to apply the result is marshalled once: the second
+// marshal would give the same bytes. An object-less result (never one of
+// ours: every output schema is an object) is checked and sent as it is.
+func structured(schema *checkedSchema, out any) (json.RawMessage, map[string]any, error) {
 	data, err := json.Marshal(out)
 	if err != nil {
 		return nil, nil, fmt.Errorf("marshaling output: %w", err)
 	}
+	rv := reflect.ValueOf(out)
+	once := canonical(rv)
 	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, nil, fmt.Errorf("validating tool output: unmarshaling output: %w", err)
+	built := false
+	if once {
+		v, built = decoded(rv)
+	}
+	if !built {
+		if err := json.Unmarshal(data, &v); err != nil {
+			return nil, nil, fmt.Errorf("validating tool output: unmarshaling output: %w", err)
+		}
 	}
 	obj, isObject := v.(map[string]any)
 	if isObject {
@@ -163,7 +172,7 @@ func structured(schema *checkedSchema, out any, canonical bool) (json.RawMessage
 	if !isObject {
 		return data, nil, nil
 	}
-	if canonical && schema.fast != nil && !schema.fast.HasDefaults() && !bytes.Contains(data, replacedUTF8) {
+	if once && schema.fast != nil && !schema.fast.HasDefaults() && !bytes.Contains(data, replacedUTF8) {
 		return data, obj, nil // marshalling v again would give data
 	}
 	if data, err = json.Marshal(v); err != nil {
@@ -211,7 +220,7 @@ func call[In, Out any](name string, c *contract, h *handlers.Handlers, method fu
 			}
 			return errorResult(err), nil
 		}
-		data, obj, err := structured(outSchema, out, canonical(reflect.ValueOf(out)))
+		data, obj, err := structured(outSchema, out)
 		if err != nil {
 			return nil, err
 		}

@@ -56,7 +56,7 @@ func TestStructuredSortsKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, obj, err := structured(out, gen.CapturePaneOutput{PaneID: "%0", Text: "a<b"}, false)
+	data, obj, err := structured(out, gen.CapturePaneOutput{PaneID: "%0", Text: "a<b"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestStructuredSortsKeys(t *testing.T) {
 	if obj["paneId"] != "%0" {
 		t.Errorf("object = %v", obj)
 	}
-	if _, _, err := structured(out, map[string]any{"paneId": "x"}, false); err == nil || !strings.HasPrefix(err.Error(), "validating tool output: ") {
+	if _, _, err := structured(out, map[string]any{"paneId": "x"}); err == nil || !strings.HasPrefix(err.Error(), "validating tool output: ") {
 		t.Errorf("invalid output: err = %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // canonical reports whether encoding/json marshals v the way it marshals
@@ -40,8 +41,8 @@ func canonical(v reflect.Value) bool {
 			}
 		}
 	case reflect.Struct:
-		for _, i := range jsonFields(v.Type()) {
-			if !canonical(v.Field(i)) {
+		for _, f := range planOf(v.Type()).fields {
+			if !canonical(v.Field(f.index)) {
 				return false
 			}
 		}
@@ -62,6 +63,7 @@ var (
 	verdicts          sync.Map // reflect.Type → verdict
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+	numberType        = reflect.TypeFor[json.Number]() // marshals as a number
 )
 
 func verdictOf(t reflect.Type) verdict {
@@ -81,7 +83,7 @@ func judge(t reflect.Type, inside map[reflect.Type]bool) verdict {
 	}
 	inside[t] = true
 	defer delete(inside, t)
-	if t.Implements(marshalerType) || t.Implements(textMarshalerType) ||
+	if t == numberType || t.Implements(marshalerType) || t.Implements(textMarshalerType) ||
 		t.Kind() != reflect.Interface && (reflect.PointerTo(t).Implements(marshalerType) || reflect.PointerTo(t).Implements(textMarshalerType)) {
 		return never
 	}
@@ -154,4 +156,150 @@ func jsonFields(t reflect.Type) []int {
 		}
 	}
 	return out
+}
+
+// decoded is what json.Unmarshal of json.Marshal(v) into an `any` gives,
+// built without either, for a canonical v (see [canonical]); ok is false
+// for what it does not build (byte slices, float32s, omitzero and
+// ",string" fields, keys that are not UTF-8), which must take the long way.
+func decoded(v reflect.Value) (out any, ok bool) {
+	if v.Type() == numberType {
+		return nil, false
+	}
+	switch v.Kind() {
+	case reflect.Bool:
+		return v.Bool(), true
+	case reflect.String:
+		return validUTF8(v.String()), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(v.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return float64(v.Uint()), true
+	case reflect.Float64:
+		return v.Float(), true
+	case reflect.Interface, reflect.Pointer:
+		if v.IsNil() {
+			return nil, true
+		}
+		return decoded(v.Elem())
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			return nil, true
+		}
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return nil, false // base64
+		}
+		list := make([]any, v.Len())
+		for i := range list {
+			if list[i], ok = decoded(v.Index(i)); !ok {
+				return nil, false
+			}
+		}
+		return list, true
+	case reflect.Map:
+		if v.IsNil() {
+			return nil, true
+		}
+		m := make(map[string]any, v.Len())
+		for it := v.MapRange(); it.Next(); {
+			k := it.Key().String()
+			if !utf8.ValidString(k) {
+				return nil, false
+			}
+			if m[k], ok = decoded(it.Value()); !ok {
+				return nil, false
+			}
+		}
+		return m, true
+	case reflect.Struct:
+		p := planOf(v.Type())
+		if p.refused {
+			return nil, false
+		}
+		m := make(map[string]any, len(p.fields))
+		for _, f := range p.fields {
+			fv := v.Field(f.index)
+			if f.omitEmpty && emptyValue(fv) {
+				continue
+			}
+			if m[f.name], ok = decoded(fv); !ok {
+				return nil, false
+			}
+		}
+		return m, true
+	}
+	return nil, false
+}
+
+// A plan is how [decoded] reads a struct type: its marshalled fields, or
+// refused for an option it does not follow.
+type plan struct {
+	fields  []plannedField
+	refused bool
+}
+
+type plannedField struct {
+	index     int
+	name      string
+	omitEmpty bool
+}
+
+var plans sync.Map // reflect.Type → *plan
+
+func planOf(t reflect.Type) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	p := &plan{}
+	for _, i := range jsonFields(t) {
+		f := t.Field(i)
+		name, _ := jsonName(f)
+		_, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		pf := plannedField{index: i, name: name}
+		for _, o := range strings.Split(opts, ",") {
+			switch o {
+			case "omitempty":
+				pf.omitEmpty = true
+			case "omitzero", "string":
+				p.refused = true
+			}
+		}
+		p.fields = append(p.fields, pf)
+	}
+	plans.Store(t, p)
+	return p
+}
+
+// emptyValue is encoding/json's test for omitempty.
+func emptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64,
+		reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
+
+// validUTF8 is s as encoding/json writes it: each byte that does not
+// start a valid character becomes U+FFFD.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }

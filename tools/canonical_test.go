@@ -82,13 +82,23 @@ func TestCanonicalMarshalsOnce(t *testing.T) {
 	type holdsAny struct {
 		A any `json:"a"`
 	}
+	type omits struct {
+		A []int           `json:"a,omitempty"`
+		B map[string]bool `json:"b,omitempty"`
+		C *string         `json:"c,omitempty"`
+		D string          `json:"d,omitempty"`
+		E int             `json:"e,omitempty"`
+		F bool            `json:"f,omitempty"`
+		G any             `json:"g,omitempty"`
+		H []string        `json:"h"`
+	}
 	r := rand.New(rand.NewPCG(1, 2))
 	types := []reflect.Type{reflect.TypeFor[gen.GetPaneInfoOutput](), reflect.TypeFor[gen.ListPanesOutput](),
-		reflect.TypeFor[unsorted](), reflect.TypeFor[holdsAny](), reflect.TypeFor[map[string]unsorted]()}
+		reflect.TypeFor[unsorted](), reflect.TypeFor[holdsAny](), reflect.TypeFor[map[string]unsorted](), reflect.TypeFor[omits]()}
 	for _, tool := range Catalogue {
 		types = append(types, tool.bind.out)
 	}
-	checked := 0
+	checked, builtN := 0, 0
 	for _, typ := range types {
 		for range 50 {
 			v := reflect.New(typ).Elem()
@@ -102,6 +112,12 @@ func TestCanonicalMarshalsOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			twice, _ := json.Marshal(back)
+			if built, ok := decoded(v); ok {
+				if !reflect.DeepEqual(built, back) {
+					t.Fatalf("%v: built %#v\ndecoded %#v", typ, built, back)
+				}
+				builtN++
+			}
 			if !canonical(v) || bytes.Contains(once, replacedUTF8) {
 				continue
 			}
@@ -110,6 +126,9 @@ func TestCanonicalMarshalsOnce(t *testing.T) {
 				t.Fatalf("%v:\n once %s\ntwice %s", typ, once, twice)
 			}
 		}
+	}
+	if builtN < len(types)*40 {
+		t.Errorf("only %d of %d values were built", builtN, len(types)*50)
 	}
 	if checked < len(types)*25 {
 		t.Errorf("only %d of %d values were canonical and checked", checked, len(types)*50)
