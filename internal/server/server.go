@@ -174,6 +174,11 @@ func (s *Server) cancellable(next mcp.MethodHandler) mcp.MethodHandler {
 		defer cancel()
 		stop := context.AfterFunc(s.calls, cancel)
 		defer stop()
+		if s.calls.Err() != nil {
+			// AfterFunc calls cancel from a goroutine of its own, which a
+			// quick call after CancelCalls could outrun.
+			cancel()
+		}
 		return next(ctx, method, req)
 	}
 }
