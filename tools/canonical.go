@@ -99,8 +99,8 @@ func judge(t reflect.Type, inside map[reflect.Type]bool) verdict {
 		// A []byte marshals as base64, a string that marshals the same.
 		return judge(t.Elem(), inside)
 	case reflect.Map:
-		if t.Key().Kind() != reflect.String {
-			return never
+		if k := t.Key(); k.Kind() != reflect.String || k.Implements(textMarshalerType) {
+			return never // encoding/json would write the key as its text
 		}
 		return judge(t.Elem(), inside)
 	case reflect.Struct:
