@@ -422,7 +422,7 @@ func serve(ctx context.Context, o serveOptions) error {
 func endAfterInput(ctx context.Context, stop <-chan struct{}, srv *server.Server, transport *stdio.Transport, running <-chan struct{}) {
 	select {
 	case <-stop:
-		transport.Stop()
+		transport.StopAfterReadable()
 	case <-ctx.Done():
 		transport.Stop()
 	case <-transport.Ended():

@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/internal/pipes"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/internal/livekey"
 )
@@ -385,7 +386,7 @@ func (t *tap) unread() int {
 	if t.stdin == nil {
 		return 0
 	}
-	return pipeUnread(t.stdin)
+	return pipes.Unread(t.stdin)
 }
 
 // tapChunk is the most text one T frame carries.

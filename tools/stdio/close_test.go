@@ -7,6 +7,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // closeBound is how long Close may take before a test calls it hung.
@@ -60,5 +62,43 @@ func TestCloseSaysWhenReaderCannotBeInterrupted(t *testing.T) {
 	case <-tr.readerDone:
 	case <-time.After(closeBound):
 		t.Fatal("the reader did not end with its input")
+	}
+}
+
+// TestStopAfterReadableTakesWhatWasWritten checks that the lines written
+// before StopAfterReadable reach the SDK, even when its deadline has
+// passed before the line reader first reads, that a line not yet whole
+// is dropped, and that input then ends although the input stays open.
+func TestStopAfterReadableTakesWhatWasWritten(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	defer r.Close()
+	if _, err := io.WriteString(w, `{"jsonrpc":"2.0","method":"notifications/one"}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/two"}`+"\n"+`{"jsonrpc":"2.0","meth`); err != nil {
+		t.Fatal(err)
+	}
+	tr := New(r, io.Discard)
+	tr.StopAfterReadable()
+	time.Sleep(2 * stopReadGrace) // the deadline has passed: a read now fails untried
+	conn, err := tr.Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), closeBound)
+	defer cancel()
+	for _, want := range []string{"notifications/one", "notifications/two"} {
+		msg, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatalf("reading %s: %v", want, err)
+		}
+		if req, ok := msg.(*jsonrpc.Request); !ok || req.Method != want {
+			t.Fatalf("got %#v, want %s", msg, want)
+		}
+	}
+	if msg, err := conn.Read(ctx); !errors.Is(err, io.EOF) {
+		t.Fatalf("after the lines written: %#v, %v; want io.EOF", msg, err)
 	}
 }

@@ -6,7 +6,7 @@
 // answered before the session ends. It is its own [mcp.Connection]: lines
 // go to the SDK as decoded messages and replies come back as messages, one
 // write each, with no pipe, goroutine or second decoding between. It
-// depends on nothing but go-sdk.
+// depends on go-sdk, and on internal/pipes to tell what is unread.
 package stdio
 
 import (
@@ -17,11 +17,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tmux-mcp/tmux-mcp/internal/pipes"
 )
 
 // maxLine bounds one inbound JSON-RPC line, as the SDK's own stdio does.
@@ -56,6 +59,7 @@ type Transport struct {
 
 	readerOnce sync.Once
 	readerDone chan struct{} // closed when the line reader has returned
+	stopping   atomic.Bool   // StopAfterReadable was called
 }
 
 // New returns a Transport that reads in and writes out. Pass it to
@@ -143,7 +147,7 @@ func (g *Transport) Close() error {
 	if !started {
 		return nil
 	}
-	if d, ok := g.in.(interface{ SetReadDeadline(time.Time) error }); ok && d.SetReadDeadline(time.Now()) == nil {
+	if d, ok := g.in.(deadliner); ok && d.SetReadDeadline(time.Now()) == nil {
 		<-g.readerDone
 		return nil
 	}
@@ -162,6 +166,41 @@ func (g *Transport) Stop() {
 	g.endInputLocked()
 	g.closeIfIdleLocked()
 	g.mu.Unlock()
+}
+
+// StopAfterReadable ends input after the lines already written to it: a
+// signal that stops the server can come before the line reader has read a
+// request sent just before it, which is then answered like the calls in
+// flight. The input's read deadline ends the line reader's wait on an
+// input that stays open; while the input still holds unread bytes (a pipe
+// tells how many), the reader reads on. An input without deadlines (a
+// terminal) ends at once, as with Stop.
+func (g *Transport) StopAfterReadable() {
+	g.stopping.Store(true)
+	if d, ok := g.in.(deadliner); ok && d.SetReadDeadline(time.Now().Add(stopReadGrace)) == nil {
+		return
+	}
+	g.Stop()
+}
+
+// stopReadGrace is how long StopAfterReadable lets the line reader wait
+// for input at a time.
+const stopReadGrace = 20 * time.Millisecond
+
+type deadliner interface{ SetReadDeadline(time.Time) error }
+
+// readsOn reports whether the line reader, stopped by err, goes on:
+// StopAfterReadable's deadline passed, but bytes written before it are
+// still unread (a deadline already past fails a read without trying it).
+func (g *Transport) readsOn(err error) bool {
+	if !errors.Is(err, os.ErrDeadlineExceeded) || !g.stopping.Load() || g.isClosed() {
+		return false
+	}
+	f, ok := g.in.(*os.File)
+	if !ok || pipes.Unread(f) == 0 {
+		return false
+	}
+	return f.SetReadDeadline(time.Now().Add(stopReadGrace)) == nil
 }
 
 // ForceClose ends the session even with replies outstanding.
@@ -200,8 +239,11 @@ func (g *Transport) readLines() {
 			line = line[:0:0] // too long: keep nothing, answer below
 			line = append(line, 0)
 		}
-		if errors.Is(err, bufio.ErrBufferFull) {
+		if errors.Is(err, bufio.ErrBufferFull) || g.readsOn(err) {
 			continue
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) && !bytes.HasSuffix(line, []byte("\n")) {
+			line = line[:0] // cut short by StopAfterReadable: not all sent yet
 		}
 		if len(line) > 0 && !g.isClosed() {
 			g.handleLine(line)

@@ -1,4 +1,4 @@
-package live
+package pipes
 
 import (
 	"os"
@@ -6,9 +6,9 @@ import (
 	"unsafe"
 )
 
-// pipeUnread returns how many bytes wait unread in pipe f (FIONREAD), or
-// 0 when it cannot tell.
-func pipeUnread(f *os.File) int {
+// Unread returns how many bytes wait unread in pipe (or socket) f
+// (FIONREAD), or 0 when it cannot tell.
+func Unread(f *os.File) int {
 	raw, err := f.SyscallConn()
 	if err != nil {
 		return 0
