@@ -115,5 +115,13 @@
 // (ends at the pipe's end), the acceptor (ends when the listener closes),
 // one server per reader (ends when its reader leaves or the tap ends:
 // the tap closes every connection and waits for them), and the signal
-// and idle watchers, which only start the tap's end.
+// and idle watchers, which only start the tap's end. A reader's place in
+// the stream (its offset, the markers it is owed, its socket's writes) is
+// owned by whoever holds its tapReader.mu: its server, but while the
+// server is idle at the ring's end with nothing else to send; the stdin
+// reader then sends it new output itself, right after appending it, with
+// no goroutine switch before the socket write. The stdin reader only
+// tries that lock, and only writes what the socket takes without waiting:
+// the rest goes back to the server, which the append has woken, so a
+// reader that does not read never holds up the pane's pipe.
 package live

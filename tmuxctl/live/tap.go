@@ -2,6 +2,7 @@ package live
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,6 +55,7 @@ type tap struct {
 	once   sync.Once
 	wg     sync.WaitGroup // reader servers
 	conns  map[net.Conn]struct{}
+	served []*tapReader // readers past their request, for the stdin reader to send to
 }
 
 // tapStepTimeout bounds each tmux command a tap runs.
@@ -228,10 +231,11 @@ func (t *tap) giveBack() {
 // read copies the pane's output into the stream until the pipe ends.
 func (t *tap) read(stdin io.Reader) {
 	buf := make([]byte, 64<<10)
+	var readers []*tapReader
 	for {
 		n, err := stdin.Read(buf)
 		if n > 0 {
-			t.s.appendOutput(buf[:n])
+			readers = t.take(buf[:n], readers)
 		}
 		if err != nil {
 			if err != io.EOF {
@@ -254,6 +258,20 @@ func (t *tap) read(stdin io.Reader) {
 	t.s.pipeEnded = true
 	t.s.notifyLocked()
 	t.s.mu.Unlock()
+}
+
+// take adds output to the stream and sends it at once to every reader
+// whose server is idle (tapReader.sendNow). readers is a slice to reuse;
+// take returns it.
+func (t *tap) take(raw []byte, readers []*tapReader) []*tapReader {
+	t.s.appendOutput(raw)
+	t.mu.Lock()
+	readers = append(readers[:0], t.served...)
+	t.mu.Unlock()
+	for _, r := range readers {
+		r.sendNow(t.s)
+	}
+	return readers
 }
 
 // drain waits, a bounded time, until the instance that opened the pipe
@@ -442,56 +460,31 @@ func (t *tap) serve(c *net.UnixConn) {
 	w := bufio.NewWriterSize(c, 64<<10)
 
 	s := t.s
+	r := &tapReader{}
+	r.raw, _ = c.SyscallConn() // nil: only this server writes to the reader
+	r.mu.Lock()                // this server's but while it is idle; never given back once it returns
 	s.mu.Lock()
 	start, end := s.ring.Start(), s.ring.End()
-	off = min(max(off, start), end)
-	sentSeq := s.markerSeq - int64(len(s.markers))
+	r.off = min(max(off, start), end)
+	r.sentSeq = s.markerSeq - int64(len(s.markers))
 	s.mu.Unlock()
-	head, _ := json.Marshal(tapHeaderBody{Start: off, End: end})
+	head, _ := json.Marshal(tapHeaderBody{Start: r.off, End: end})
 	if writeFrame(w, tapHeader, head) != nil {
 		return
 	}
-	var pending []markerAt // markers whose text has not been sent yet
+	t.mu.Lock()
+	t.served = append(t.served, r)
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		t.served = slices.DeleteFunc(t.served, func(o *tapReader) bool { return o == r })
+		t.mu.Unlock()
+	}()
 	for {
-		s.mu.Lock()
-		changed := s.changed
-		data, missed, err := s.ring.ReadFrom(off, tapChunk)
-		ended := s.pipeEnded
-		if fresh := s.markerSeq - sentSeq; fresh > 0 {
-			first := max(len(s.markers)-int(fresh), 0)
-			for _, m := range s.markers[first:] {
-				pending = append(pending, markerAt{m.Offset, markerPayload(m)})
-			}
-			sentSeq = s.markerSeq
-		}
-		atEnd := off+missed+int64(len(data)) == s.ring.End()
-		s.mu.Unlock()
+		changed, ended, atEnd, err := r.step(s, w)
 		if err != nil {
 			return
 		}
-		if missed > 0 {
-			off += missed
-			if writeFrame(w, tapSkip, offsetPayload(off)) != nil {
-				return
-			}
-		}
-		if len(data) > 0 {
-			if writeFrame(w, tapText, data) != nil {
-				return
-			}
-			off += int64(len(data))
-		}
-		kept := pending[:0]
-		for _, m := range pending {
-			if m.off > off {
-				kept = append(kept, m)
-				continue
-			}
-			if writeFrame(w, tapMarker, m.body) != nil {
-				return
-			}
-		}
-		pending = kept
 		if !atEnd {
 			continue
 		}
@@ -530,13 +523,34 @@ func (t *tap) serve(c *net.UnixConn) {
 		if w.Flush() != nil {
 			return
 		}
+		// Idle: at the ring's end with nothing else to send, the reader
+		// is the stdin reader's to send new text to (tapReader.sendNow)
+		// until this server wakes.
+		r.mu.Unlock()
+		var synced, left, ending bool
 		select {
 		case <-changed:
 		case <-syncs:
-			pendingSyncs++
+			synced = true
 		case <-gone:
-			return
+			left = true
 		case <-t.done:
+			ending = true
+		}
+		r.mu.Lock()
+		if left {
+			return
+		}
+		// What the stdin reader could not write without waiting goes
+		// first. It only has some after text this server had not seen,
+		// whose append closed changed: this server is awake for it.
+		if _, err := r.rest.WriteTo(w); err != nil {
+			return
+		}
+		if synced {
+			pendingSyncs++
+		}
+		if ending {
 			// Ending: the pipe's end (or our close) comes through changed.
 			select {
 			case <-changed:
@@ -549,6 +563,93 @@ func (t *tap) serve(c *net.UnixConn) {
 			}
 		}
 	}
+}
+
+// A tapReader is one reader's place in the stream, sent to by its server
+// or, while that server is idle, by the stdin reader (see sendNow).
+type tapReader struct {
+	// mu is held by whichever goroutine sends to the reader, and so owns
+	// all below: its server, from its start to its end but while it is
+	// idle (it waits at the ring's end with nothing else to send, all it
+	// wrote flushed), or the stdin reader, which only ever tries it and
+	// so never waits for a reader.
+	mu      sync.Mutex
+	off     int64      // where its next text starts
+	sentSeq int64      // the markers up to this one are sent or pending
+	pending []markerAt // markers whose text has not been sent yet
+	// rest holds frames the stdin reader could not write without
+	// waiting: its server writes them before anything else.
+	rest bytes.Buffer
+	raw  syscall.RawConn // the reader's socket, for writes that never wait
+}
+
+// step writes to w the frames of what the ring holds from r.off (at most
+// tapChunk of text): a skip for what it no longer holds, the text, and
+// the markers the text reaches. It returns the channel of the ring's next
+// change, taken with what it read, whether the pipe has ended, and
+// whether the reader has reached the ring's end.
+func (r *tapReader) step(s *Stream, w io.Writer) (changed <-chan struct{}, ended, atEnd bool, err error) {
+	s.mu.Lock()
+	changed = s.changed
+	data, missed, err := s.ring.ReadFrom(r.off, tapChunk)
+	ended = s.pipeEnded
+	if fresh := s.markerSeq - r.sentSeq; fresh > 0 {
+		first := max(len(s.markers)-int(fresh), 0)
+		for _, m := range s.markers[first:] {
+			r.pending = append(r.pending, markerAt{m.Offset, markerPayload(m)})
+		}
+		r.sentSeq = s.markerSeq
+	}
+	atEnd = r.off+missed+int64(len(data)) == s.ring.End()
+	s.mu.Unlock()
+	if err != nil {
+		return changed, ended, atEnd, err
+	}
+	if missed > 0 {
+		r.off += missed
+		if err := writeFrame(w, tapSkip, offsetPayload(r.off)); err != nil {
+			return changed, ended, atEnd, err
+		}
+	}
+	if len(data) > 0 {
+		if err := writeFrame(w, tapText, data); err != nil {
+			return changed, ended, atEnd, err
+		}
+		r.off += int64(len(data))
+	}
+	kept := r.pending[:0]
+	for _, m := range r.pending {
+		if m.off > r.off {
+			kept = append(kept, m)
+			continue
+		}
+		if err := writeFrame(w, tapMarker, m.body); err != nil {
+			return changed, ended, atEnd, err
+		}
+	}
+	r.pending = kept
+	return changed, ended, atEnd, nil
+}
+
+// sendNow sends the reader what the stdin reader has just appended, from
+// the stdin reader, if its server is idle: no goroutine switch between
+// the pane's output and the reader's socket. It never waits: what the
+// socket does not take at once is left in r.rest for the server, which
+// that append has woken. A reader whose server is at work (behind,
+// answering syncs, ending, or writing to a reader that does not read) is
+// left to it.
+func (r *tapReader) sendNow(s *Stream) {
+	if !r.mu.TryLock() {
+		return // its server is at work, or gone
+	}
+	defer r.mu.Unlock()
+	if r.rest.Len() > 0 || r.raw == nil {
+		return
+	}
+	if _, _, _, err := r.step(s, &r.rest); err != nil || r.rest.Len() == 0 {
+		return
+	}
+	r.rest.Next(writeNow(r.raw, r.rest.Bytes()))
 }
 
 // A markerAt is a marker waiting for its text to be sent first.

@@ -1,0 +1,384 @@
+package live
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
+)
+
+// newTestTap returns a tap without a pane whose ring keeps capacity
+// bytes, serving readers on a socket of its own: the test is its stdin
+// reader (tap.take, then endTestPipe).
+func newTestTap(t *testing.T, capacity int) *tap {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "tapd") // short: a socket's path is
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := &tap{
+		pane: "%1", socket: filepath.Join(dir, "t.sock"), idle: time.Hour, s: newStream(nil, "%1", capacity),
+		done: make(chan struct{}), conns: map[net.Conn]struct{}{}, left: make(chan struct{}), started: time.Now(),
+		idler: time.AfterFunc(time.Hour, func() {}),
+	}
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: tp.socket, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepting := make(chan struct{})
+	go func() {
+		defer close(accepting)
+		tp.accept(ln)
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		<-accepting
+		tp.end()
+		tp.closeReaders()
+		tp.wg.Wait()
+		tp.idler.Stop()
+		os.RemoveAll(dir)
+	})
+	return tp
+}
+
+// endTestPipe ends the test tap's pipe, as its stdin reader does.
+func endTestPipe(tp *tap) {
+	tp.s.mu.Lock()
+	tp.s.pipeEnded = true
+	tp.s.notifyLocked()
+	tp.s.mu.Unlock()
+}
+
+// dialTestTap connects a reader to tp from offset 0 and reads the header,
+// which the tap writes once the reader is among those it sends to.
+func dialTestTap(t *testing.T, tp *tap, in func(io.Reader) io.Reader) (*net.UnixConn, *bufio.Reader) {
+	t.Helper()
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: tp.socket, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := c.Write([]byte(tapHello + " " + hex.EncodeToString(tp.s.gen[:]) + " 0\n")); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReaderSize(in(c), 4096)
+	kind, body, err := readFrame(br, nil)
+	if err != nil || kind != tapHeader {
+		t.Fatalf("header: %c %q %v", kind, body, err)
+	}
+	var head tapHeaderBody
+	if err := json.Unmarshal(body, &head); err != nil || head.Start != 0 {
+		t.Fatalf("header %q: %v", body, err)
+	}
+	return c, br
+}
+
+// awaitServed waits until tp sends to n readers.
+func awaitServed(t *testing.T, tp *tap, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(eventBound); ; time.Sleep(time.Millisecond) {
+		tp.mu.Lock()
+		got := len(tp.served)
+		tp.mu.Unlock()
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the tap sends to %d readers, want %d", got, n)
+		}
+	}
+}
+
+// withProcs runs the rest of the test with GOMAXPROCS n. With one P, as
+// a tap has (main's tuneProcs on 2 cores), a server woken by an append
+// runs only once the stdin reader waits: the stdin reader is the one that
+// finds its reader idle, and meets a full socket.
+func withProcs(t *testing.T, n int) {
+	prev := runtime.GOMAXPROCS(n)
+	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
+}
+
+// A jerkyReader reads at most max bytes at a time, and sometimes pauses
+// up to pause first: a reader of its own speed.
+type jerkyReader struct {
+	r     io.Reader
+	rnd   *rand.Rand
+	max   int
+	pause time.Duration
+}
+
+func (j *jerkyReader) Read(p []byte) (int, error) {
+	if j.pause > 0 && j.rnd.IntN(4) == 0 {
+		time.Sleep(time.Duration(j.rnd.Int64N(int64(j.pause))))
+	}
+	if len(p) > j.max {
+		p = p[:1+j.rnd.IntN(j.max)]
+	}
+	return j.r.Read(p)
+}
+
+// tapTestOutput returns about size bytes of pane output, cut into chunks
+// as a pipe hands them over (mostly small, some up to 64 KiB), with
+// markers frame markers at random places (a chunk may cut one), and the
+// text and markers a stream makes of it.
+func tapTestOutput(rnd *rand.Rand, size, markers int) (chunks [][]byte, text []byte, marks []frame.Marker) {
+	var raw []byte
+	for n := 0; len(raw) < size; n++ {
+		line := []byte(strconv.Itoa(n) + ":")
+		for range rnd.IntN(200) {
+			line = append(line, byte(' '+rnd.IntN(95)))
+		}
+		raw = append(raw, line...)
+		raw = append(raw, '\n')
+		if markers > 0 && rnd.IntN(size/200/markers+1) == 0 {
+			raw = append(raw, frame.Prefix+"n"+strconv.Itoa(markers)+";start\a"...)
+			markers--
+		}
+	}
+	oracle := newStream(nil, "%1", len(raw)+1)
+	for len(raw) > 0 {
+		n := 1 + rnd.IntN(1000)
+		if rnd.IntN(3) == 0 {
+			n = 1 + rnd.IntN(64<<10)
+		}
+		n = min(n, len(raw))
+		chunks = append(chunks, raw[:n])
+		oracle.appendOutput(raw[:n])
+		raw = raw[n:]
+	}
+	text, _, _ = oracle.ring.ReadFrom(0, -1)
+	if oracle.markerSeq > 64 {
+		panic("more markers than a stream keeps")
+	}
+	return chunks, text, oracle.markers
+}
+
+// tapSyncs are a reader's syncs: the tap's end when each was asked, and
+// a signal for each answer.
+type tapSyncs struct {
+	mu       sync.Mutex
+	asked    []int64
+	answered chan struct{}
+}
+
+// checkTapFrames reads one reader's frames to the end and checks them
+// against the text and markers the tap's stream holds: every byte in
+// order, skipped only by a skip frame (if skips), every marker once, in
+// order, after the text before it and before any other frame past it,
+// and each sync answered after everything the tap held when it was
+// asked. It reports what is wrong, or nil at the end.
+func checkTapFrames(br *bufio.Reader, text []byte, marks []frame.Marker, skips bool, syncs *tapSyncs) error {
+	var pos, skipped int64
+	got := 0 // markers received
+	// owed is where the text had reached when the last text frame came:
+	// the markers before it come before any other frame but a marker. A
+	// skip leaves it: the markers it skips come after the text after it.
+	var owed int64
+	var buf []byte // reused
+	for {
+		kind, body, err := readFrame(br, buf)
+		if err != nil {
+			return fmt.Errorf("at %d: %v", pos, err)
+		}
+		buf = body[:0]
+		if kind != tapMarker && got < len(marks) && marks[got].Offset < owed {
+			return fmt.Errorf("a %c frame at %d before the marker at %d", kind, pos, marks[got].Offset)
+		}
+		switch kind {
+		case tapText:
+			if pos+int64(len(body)) > int64(len(text)) || !bytes.Equal(body, text[pos:pos+int64(len(body))]) {
+				return fmt.Errorf("text at %d (%d bytes) is not the stream's", pos, len(body))
+			}
+			pos += int64(len(body))
+			owed = pos
+		case tapSkip:
+			off := int64(binary.BigEndian.Uint64(body))
+			if !skips || off <= pos || off > int64(len(text)) {
+				return fmt.Errorf("skip from %d to %d", pos, off)
+			}
+			// The markers before off come after the text that follows.
+			skipped += off - pos
+			pos = off
+		case tapMarker:
+			var m frame.Marker
+			if err := json.Unmarshal(body, &m); err != nil {
+				return err
+			}
+			if got == len(marks) || m != marks[got] || m.Offset > pos {
+				return fmt.Errorf("marker %+v at %d, after %d of %d markers", m, pos, got, len(marks))
+			}
+			got++
+		case tapSynced:
+			syncs.mu.Lock()
+			if len(syncs.asked) == 0 {
+				syncs.mu.Unlock()
+				return fmt.Errorf("an answer at %d to no sync", pos)
+			}
+			asked := syncs.asked[0]
+			syncs.asked = syncs.asked[1:]
+			syncs.mu.Unlock()
+			if pos < asked {
+				return fmt.Errorf("a sync asked at %d answered at %d", asked, pos)
+			}
+			owed = pos
+			syncs.answered <- struct{}{}
+		case tapEnd:
+			if pos != int64(len(text)) || got != len(marks) {
+				return fmt.Errorf("the end at %d of %d, after %d of %d markers", pos, len(text), got, len(marks))
+			}
+			return nil
+		default:
+			return fmt.Errorf("a %c frame", kind)
+		}
+	}
+}
+
+// Many readers of their own speeds, caught up or behind, asking syncs,
+// each get exactly the stream: what the stdin reader writes itself to the
+// readers that are caught up, and hands back to their servers when a
+// socket is full, keeps every byte in order, every marker once in its
+// place and every sync after the text. With a small ring, the slow ones
+// are skipped by exactly what they missed.
+func TestTapReadersGetExactStreams(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	for _, c := range []struct{ procs, ring int }{{1, 4 << 20}, {1, 64 << 10}, {2, 4 << 20}, {2, 64 << 10}} {
+		t.Run(fmt.Sprintf("procs=%d/ring=%d", c.procs, c.ring), func(t *testing.T) {
+			ring := c.ring
+			withProcs(t, c.procs)
+			rnd := rand.New(rand.NewPCG(seed, uint64(ring)))
+			chunks, text, marks := tapTestOutput(rnd, 2<<20, 50)
+			skips := ring < len(text)
+			tp := newTestTap(t, ring)
+			speeds := []struct {
+				max   int
+				pause time.Duration
+			}{{64 << 10, 0}, {64 << 10, 0}, {4 << 10, time.Millisecond}, {4 << 10, time.Millisecond}, {1 << 10, 5 * time.Millisecond}, {1 << 10, 5 * time.Millisecond}}
+			var readers, askers sync.WaitGroup
+			for i, sp := range speeds {
+				r := rand.New(rand.NewPCG(seed, uint64(i)))
+				c, br := dialTestTap(t, tp, func(c io.Reader) io.Reader { return &jerkyReader{c, r, sp.max, sp.pause} })
+				syncs := &tapSyncs{answered: make(chan struct{}, 1)}
+				done := make(chan struct{})
+				readers.Add(1)
+				go func() {
+					defer readers.Done()
+					defer close(done)
+					if err := checkTapFrames(br, text, marks, skips, syncs); err != nil {
+						t.Errorf("reader %d: %v", i, err)
+					}
+				}()
+				askers.Add(1)
+				go func() {
+					defer askers.Done()
+					r := rand.New(rand.NewPCG(seed, uint64(100+i)))
+					for range 8 {
+						time.Sleep(time.Duration(r.Int64N(int64(5 * time.Millisecond))))
+						syncs.mu.Lock()
+						syncs.asked = append(syncs.asked, tp.s.End())
+						syncs.mu.Unlock()
+						if _, err := c.Write([]byte(tapSyncReq)); err != nil {
+							t.Errorf("reader %d: %v", i, err)
+							return
+						}
+						select {
+						case <-syncs.answered:
+						case <-done:
+							return
+						case <-time.After(eventBound):
+							t.Errorf("reader %d: a sync was never answered", i)
+							return
+						}
+					}
+				}()
+			}
+			awaitServed(t, tp, len(speeds))
+			var list []*tapReader
+			for _, c := range chunks {
+				list = tp.take(c, list)
+				if rnd.IntN(2) == 0 {
+					time.Sleep(time.Duration(rnd.Int64N(int64(time.Millisecond))))
+				}
+			}
+			askers.Wait() // a sync asked after the end may go unanswered
+			endTestPipe(tp)
+			readers.Wait()
+		})
+	}
+}
+
+// A reader that never reads holds up neither the tap's reading of its
+// pane nor another reader (nor does one that leaves): the stdin reader never waits for a full
+// socket, and the stuck reader's server, which waits instead, is the
+// only one that does.
+func TestTapStuckReaderHoldsUpNoOne(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	withProcs(t, 1)
+	rnd := rand.New(rand.NewPCG(seed, 0))
+	chunks, text, _ := tapTestOutput(rnd, 8<<20, 0)
+	tp := newTestTap(t, 1<<20)
+	stuck, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: tp.socket, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stuck.Close()
+	if _, err := stuck.Write([]byte(tapHello + " " + hex.EncodeToString(tp.s.gen[:]) + " 0\n")); err != nil {
+		t.Fatal(err)
+	}
+	_, br := dialTestTap(t, tp, func(c io.Reader) io.Reader { return c })
+	// And one that leaves midway: writes to its socket fail (EPIPE), and
+	// that is all.
+	leaver, lbr := dialTestTap(t, tp, func(c io.Reader) io.Reader { return c })
+	go func() {
+		defer leaver.Close()
+		for range 20 {
+			if _, _, err := readFrame(lbr, nil); err != nil {
+				return
+			}
+		}
+	}()
+	awaitServed(t, tp, 3)
+	done := make(chan error, 1)
+	go func() { done <- checkTapFrames(br, text, nil, true, nil) }()
+	fed := make(chan struct{})
+	go func() {
+		defer close(fed)
+		var list []*tapReader
+		for _, c := range chunks {
+			list = tp.take(c, list)
+			// Between chunks the servers run (one P) and go idle again: the
+			// stuck reader's socket fills with what the stdin reader writes.
+			time.Sleep(50 * time.Microsecond)
+		}
+	}()
+	select {
+	case <-fed:
+	case <-time.After(eventBound):
+		t.Fatal("the tap's reading waits for a reader that does not read")
+	}
+	endTestPipe(tp)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(eventBound):
+		t.Fatal("the reader that reads never got the end")
+	}
+}
