@@ -245,6 +245,12 @@ func call[In, Out any](name string, c *contract, h *handlers.Handlers, method fu
 func askedOf(result map[string]any, in any) map[string]any {
 	for k := range result {
 		if isEffective(k) {
+			if v := reflect.ValueOf(in); canonical(v) {
+				if asked, ok := decoded(v); ok {
+					m, _ := asked.(map[string]any)
+					return m
+				}
+			}
 			request, err := json.Marshal(in)
 			if err != nil {
 				return nil

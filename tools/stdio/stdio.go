@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -111,17 +112,43 @@ func (c *connection) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	data, err := jsonrpc.EncodeMessage(msg)
-	if err != nil {
-		return fmt.Errorf("marshaling message: %v", err)
+	data, ok := encodeResult(msg)
+	if !ok {
+		var err error
+		if data, err = jsonrpc.EncodeMessage(msg); err != nil {
+			return fmt.Errorf("marshaling message: %v", err)
+		}
 	}
 	var answered []jsonrpc.ID
 	if resp, ok := msg.(*jsonrpc.Response); ok && resp.ID.IsValid() {
 		answered = []jsonrpc.ID{resp.ID}
 	}
-	_, err = c.g.send(append(data, '\n'), answered)
+	_, err := c.g.send(append(data, '\n'), answered)
 	return err
 }
+
+// encodeResult writes a successful response to a request with a number
+// for its id as jsonrpc.EncodeMessage does — its result is already
+// compact JSON, which EncodeMessage would only copy again — and reports
+// false for every other message, left to EncodeMessage.
+func encodeResult(msg jsonrpc.Message) ([]byte, bool) {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok || resp.Error != nil || len(resp.Result) == 0 || resp.Result[0] != '{' {
+		return nil, false
+	}
+	id, ok := resp.ID.Raw().(int64)
+	if !ok {
+		return nil, false
+	}
+	b := make([]byte, 0, len(resultHead)+32+len(resp.Result))
+	b = append(b, resultHead...)
+	b = strconv.AppendInt(b, id, 10)
+	b = append(b, `,"result":`...)
+	b = append(b, resp.Result...)
+	return append(b, '}'), true
+}
+
+const resultHead = `{"jsonrpc":"2.0","id":`
 
 func (c *connection) Close() error {
 	c.closeOnce.Do(func() { close(c.closed) })
