@@ -959,3 +959,41 @@ func checkKillServer(t *testing.T, sock string) {
 		t.Errorf("tmux server %d still runs %v after kill-server: %s", pid, settleBound, describeProcess(pid))
 	}
 }
+
+// TestLeftoverUserHookHoldAfterKill: a user's hook sets remain-on-exit on
+// every new pane; a pane split_window makes is held for its exit status
+// when tmux-mcp is SIGKILLed. The next start must put back the user's
+// remain-on-exit (on), not unset it, and leave the hook as it was.
+func TestLeftoverUserHookHoldAfterKill(t *testing.T) {
+	skipIfShort(t)
+	sock := tmuxtest.Server(t)
+	tmpdir := privateTmpdir(t)
+	const hook = "set-option -p remain-on-exit on"
+	tmuxtest.Run(t, sock, "set-hook", "-g", "after-split-window", hook)
+	m := launchMCP(t, sock, tmpdir, "--safety", "destructive", tapIdle)
+	made, err := m.tool("split_window", map[string]any{"paneId": "%0", "argv": []string{"sleep", "1000"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := made["paneId"].(string)
+	m.start("tools/call", map[string]any{"name": "wait_for_exit", "arguments": map[string]any{"paneId": p, "timeoutMs": 30000}})
+	awaitInFlight(t, m, sock, p, heldSign)
+	if opts, _ := paneOptions(sock, p); opts["remain-on-exit"] != "on" {
+		t.Fatalf("%s while held: pane options %v, want remain-on-exit on", p, opts)
+	}
+
+	ours := descendants(processes(), m.pid())
+	if err := m.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if !m.awaitExit(replyBound) {
+		t.Fatalf("tmux-mcp still runs %v after SIGKILL", replyBound)
+	}
+	runFreshOnce(t, sock, tmpdir, "destructive")
+	awaitClean(t, cleanState{sock: sock, tmpdir: tmpdir, panes: []testPane{{id: p, remain: "on"}}, ours: ours},
+		"after SIGKILL with a hook's remain-on-exit held, and a fresh start")
+	if hooks, err := tmuxQuery(sock, "show-hooks", "-g", "after-split-window"); err != nil || !strings.Contains(hooks, "remain-on-exit on") {
+		t.Errorf("the user's hook after the fresh start: %q, %v; want it as set", hooks, err)
+	}
+	checkKillServer(t, sock)
+}
