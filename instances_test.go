@@ -204,3 +204,44 @@ func TestInstancesWatchARunProgram(t *testing.T) {
 		t.Errorf("A's run_program: %v, want status 7 and all its output", out)
 	}
 }
+
+// TestInstancesHoldANewPaneTogether: B waits for the exit of a pane that
+// A's split_window has just made and still holds while it checks that
+// the program started. A's release at the end of its check must leave
+// B's hold in place, so B gets the program's exit status; once B's exit
+// grace is over the pane closes, as it would have, and nothing of either
+// is left on it.
+//
+// It fails today, so it is skipped: B finds A's hold and leaves the pane to
+// it (ExitTracker.setUp: not ours), A puts remain-on-exit back when its
+// check ends, and the pane closes at its program's exit with no one
+// holding it, so B answers outcome gone with no status. Lift the skip with
+// the fix (a hold another instance still needs must outlive its maker's
+// release).
+func TestInstancesHoldANewPaneTogether(t *testing.T) {
+	t.Skip("known bug, see the comment above: a brief hold's release drops another instance's wait")
+	skipIfShort(t)
+	sock := tmuxtest.Server(t)
+	a := launchMCP(t, sock, "", "--safety", "destructive", "--start-grace", "2s")
+	b := launchMCP(t, sock, "", "--safety", "destructive", "--exit-grace", "1s")
+	split := a.start("tools/call", map[string]any{"name": "split_window", "arguments": map[string]any{
+		"paneId": "%0", "argv": []string{"sh", "-c", "read x; exit 4"}}})
+	if !poll(inFlightBound, func() bool { ps, _ := listPanes(sock); _, ok := ps["%1"]; return ok }) {
+		t.Fatal("split_window made no pane %1")
+	}
+	wait := b.start("tools/call", map[string]any{"name": "wait_for_exit", "arguments": map[string]any{"paneId": "%1", "timeoutMs": 30000}})
+	if out, err := a.answer("split_window", split); err != nil || out["paneId"] != "%1" {
+		t.Fatalf("split_window: %v %v, want pane %%1 started", out, err)
+	}
+	if opts, _ := paneOptions(sock, "%1"); opts[holdOption] == "" || opts["remain-on-exit"] != "on" {
+		t.Errorf("%%1 after A's start check, with B's wait in flight: options %v, want B's hold", opts)
+	}
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "go", "Enter")
+	if out, err := b.answer("wait_for_exit", wait); err != nil || out["outcome"] != "completed" || out["exitStatus"] != float64(4) {
+		t.Fatalf("B's wait_for_exit: %v %v, want completed with status 4", out, err)
+	}
+	if !poll(settleBound, func() bool { ps, _ := listPanes(sock); _, ok := ps["%1"]; return !ok }) {
+		opts, _ := paneOptions(sock, "%1")
+		t.Errorf("%%1 still there %v after B's exit grace (options %v); with remain-on-exit unset it would have closed", settleBound, opts)
+	}
+}
