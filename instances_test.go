@@ -211,15 +211,9 @@ func TestInstancesWatchARunProgram(t *testing.T) {
 // B's hold in place, so B gets the program's exit status; once B's exit
 // grace is over the pane closes, as it would have, and nothing of either
 // is left on it.
-//
-// It fails today, so it is skipped: B finds A's hold and leaves the pane to
-// it (ExitTracker.setUp: not ours), A puts remain-on-exit back when its
-// check ends, and the pane closes at its program's exit with no one
-// holding it, so B answers outcome gone with no status. Lift the skip with
-// the fix (a hold another instance still needs must outlive its maker's
-// release).
+// (Before B took such a brief hold over, A's release left the pane to close
+// at its program's exit, and B answered outcome gone with no status.)
 func TestInstancesHoldANewPaneTogether(t *testing.T) {
-	t.Skip("known bug, see the comment above: a brief hold's release drops another instance's wait")
 	skipIfShort(t)
 	sock := tmuxtest.Server(t)
 	a := launchMCP(t, sock, "", "--safety", "destructive", "--start-grace", "2s")

@@ -206,8 +206,44 @@ func (l LiveOps) HoldOpen(ctx context.Context, p PaneID, mark string, pid int) (
 	if !ok || dead != "0" && dead != "1" {
 		return Hold{}, fmt.Errorf("holding pane %s: its %s reads %q", p, HoldOption, truncate(out, 80))
 	}
+	if !h.Ours(mark) && h.Brief() && l.takeOver(ctx, p, value, mark+" "+h.record()) {
+		h.Mark = mark
+	}
 	h.PanePID, h.DeadBefore = pid, dead == "1"
 	return h, nil
+}
+
+// BriefHold starts the nonce of a hold mark made only while its maker
+// waits a moment (a launch's start check): its maker puts the user's
+// remain-on-exit back as soon as that ends, so another instance that
+// needs the pane held for longer takes the hold over, record and all.
+const BriefHold = "b-"
+
+// Brief reports whether h was made with a [BriefHold] mark.
+func (h Hold) Brief() bool {
+	return strings.HasPrefix(h.Mark[strings.LastIndexByte(h.Mark, '.')+1:], BriefHold)
+}
+
+// record is h's record of the pane's own remain-on-exit, as [HoldOption]
+// holds it after the mark.
+func (h Hold) record() string {
+	if !h.PrevSet {
+		return "-"
+	}
+	return "=" + h.Prev
+}
+
+// takeOver puts value in place of pane p's hold, if the hold still reads
+// was, and reports whether the pane's hold now reads value. The hold's
+// maker then finds it is not its own, and leaves it alone.
+func (l LiveOps) takeOver(ctx context.Context, p PaneID, was, value string) bool {
+	target := string(p)
+	out, err := l.c.commands(ctx,
+		[]string{"if-shell", "-F", "-t", target, "#{==:#{" + HoldOption + "}," + literalFormat(was) + "}",
+			quoteCommands([]string{"set-option", "-p", "-t", target, HoldOption, value})},
+		[]string{"display-message", "-p", "-t", target, "#{" + HoldOption + "}"},
+	)
+	return err == nil && strings.TrimSuffix(out, "\n") == value
 }
 
 // HoldOpenNew is [LiveOps.HoldOpen] of a pane the caller has just made,
