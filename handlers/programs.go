@@ -14,6 +14,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/internal/clip"
 	"github.com/tmux-mcp/tmux-mcp/internal/commandbook"
+	"github.com/tmux-mcp/tmux-mcp/internal/proc"
 	"github.com/tmux-mcp/tmux-mcp/internal/shellframe"
 	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
 	"github.com/tmux-mcp/tmux-mcp/internal/wording"
@@ -22,13 +23,44 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
+// shellPane reads pane id for run_shell_command. A pane just made shows
+// tmux's own fork, or a program its shell starts with, as its command for
+// a moment: while the pane's process is a shell under a second old and
+// its command is not the shell, it is asked again, briefly (shellAsks
+// times, shellPause apart), before the command is refused as busy. Forced,
+// the command is typed ahead anyway, so the pane is read once.
+func (h *Handlers) shellPane(ctx context.Context, id tmuxctl.PaneID, force bool) (tmuxctl.Pane, error) {
+	p, err := h.tmux.Pane(ctx, id)
+	for ask := 1; ask < shellAsks && err == nil && !force && shellStarting(p); ask++ {
+		select {
+		case <-ctx.Done():
+			return p, nil
+		case <-time.After(shellPause):
+		}
+		p, err = h.tmux.Pane(ctx, id)
+	}
+	return p, err
+}
+
+const (
+	shellAsks  = 50
+	shellPause = 10 * time.Millisecond
+)
+
+// shellStarting says whether live pane p's process is a young shell whose
+// foreground is something else: still starting, or busy at once.
+func shellStarting(p tmuxctl.Pane) bool {
+	return !p.Dead && p.PID > 0 && shellframe.Of(p.Command) == shellframe.NotShell &&
+		proc.StartedWithin(p.PID, cwdYoung) && shellframe.Of(shellframe.ProcessName(p.PID)) != shellframe.NotShell
+}
+
 // RunShellCommand runs a command line in the shell of a pane and returns
 // its exit status and exactly what it printed. The command goes into a
 // private file that the shell sources, framed by invisible markers, so
 // commands of any size and content work and the typed line is short.
 func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandInput) (gen.RunShellCommandOutput, error) {
 	id := tmuxctl.PaneID(in.PaneID)
-	p, err := h.tmux.Pane(ctx, id)
+	p, err := h.shellPane(ctx, id, in.Force)
 	if err != nil {
 		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
 	}
