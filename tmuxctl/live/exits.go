@@ -288,8 +288,11 @@ func (t *ExitTracker) holdPID(ctx context.Context, p tmuxctl.PaneID, pid int, st
 // setUp turns pane p's remain-on-exit on, recording the pane's own value
 // in tmux, and makes sure deaths are heard.
 func (t *ExitTracker) setUp(ctx context.Context, p tmuxctl.PaneID, pid int, h *hold) error {
+	t.mu.Lock() // a waiter joining meanwhile may clear brief
+	brief := h.brief
+	t.mu.Unlock()
 	nonce := tmuxctl.Nonce(4)
-	if h.brief {
+	if brief {
 		nonce = tmuxctl.BriefHold + nonce // another instance may take it over
 	}
 	mark := t.hub.id + "." + nonce
