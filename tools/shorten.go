@@ -31,7 +31,7 @@ const validationPrefix = `validating "arguments"`
 func shortenErrors(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
-		if r, ok := res.(*mcp.CallToolResult); ok && r.IsError {
+		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
 			for _, c := range r.Content {
 				if t, ok := c.(*mcp.TextContent); ok && strings.HasPrefix(t.Text, validationPrefix) {
 					t.Text = leanValidation(t.Text)

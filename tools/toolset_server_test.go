@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -103,5 +104,21 @@ func TestWhatAModelCarries(t *testing.T) {
 	}
 	if len(tools.Instructions) < 400 || len(tools.Instructions) > 2048 {
 		t.Errorf("the instructions are %d bytes, want 400 to 2048", len(tools.Instructions))
+	}
+}
+
+// A call to a tool that no catalogue has is refused with go-sdk's error,
+// and the server serves on: go-sdk hands the middleware a nil result for
+// it, which shortenErrors once dereferenced, ending the whole process.
+func TestUnknownToolIsRefusedAndTheServerServesOn(t *testing.T) {
+	cs := connect(t, noServer(t), tools.Mutating)
+	for range 2 {
+		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}})
+		if err == nil || !strings.Contains(err.Error(), `unknown tool "no_such_tool"`) {
+			t.Fatalf("calling no_such_tool: %v, want go-sdk's unknown tool error", err)
+		}
+	}
+	if _, err := cs.ListTools(context.Background(), nil); err != nil {
+		t.Fatalf("tools/list after the refusals: %v", err)
 	}
 }
