@@ -25,13 +25,14 @@ import (
 
 // shellPane reads pane id for run_shell_command. A pane just made shows
 // tmux's own fork, or a program its shell starts with, as its command for
-// a moment: while the pane's process is a shell under a second old and
-// its command is not the shell, it is asked again, briefly (shellAsks
-// times, shellPause apart), before the command is refused as busy. Forced,
-// the command is typed ahead anyway, so the pane is read once.
+// a moment: while the pane's process is under a second old and has not
+// exec'd yet, or is a shell whose command is not the shell, it is asked
+// again, briefly (shellAsks times, shellPause apart), before the command
+// is refused as busy. Forced, the command is typed ahead anyway, so the
+// pane is read once.
 func (h *Handlers) shellPane(ctx context.Context, id tmuxctl.PaneID, force bool) (tmuxctl.Pane, error) {
 	p, err := h.tmux.Pane(ctx, id)
-	for ask := 1; ask < shellAsks && err == nil && !force && shellStarting(p); ask++ {
+	for ask := 1; ask < shellAsks && err == nil && !force && h.shellStarting(p); ask++ {
 		select {
 		case <-ctx.Done():
 			return p, nil
@@ -47,11 +48,15 @@ const (
 	shellPause = 10 * time.Millisecond
 )
 
-// shellStarting says whether live pane p's process is a young shell whose
-// foreground is something else: still starting, or busy at once.
-func shellStarting(p tmuxctl.Pane) bool {
-	return !p.Dead && p.PID > 0 && shellframe.Of(p.Command) == shellframe.NotShell &&
-		proc.StartedWithin(p.PID, cwdYoung) && shellframe.Of(shellframe.ProcessName(p.PID)) != shellframe.NotShell
+// shellStarting says whether live pane p's process is still tmux's fork,
+// not exec'd yet, or a young shell whose foreground is something else:
+// still starting, or busy at once.
+func (h *Handlers) shellStarting(p tmuxctl.Pane) bool {
+	if p.Dead || p.PID <= 0 || shellframe.Of(p.Command) != shellframe.NotShell {
+		return false
+	}
+	return proc.StartedWithin(p.PID, cwdYoung) &&
+		(h.execs.stillForked(p) || shellframe.Of(shellframe.ProcessName(p.PID)) != shellframe.NotShell)
 }
 
 // RunShellCommand runs a command line in the shell of a pane and returns
