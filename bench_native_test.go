@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"sync"
 	"testing"
@@ -157,4 +158,37 @@ func BenchmarkToolConcurrentGetPaneInfo(b *testing.B) {
 			b.ReportMetric(0, "ns/op")
 		})
 	}
+}
+
+// BenchmarkShortcut sets a plain tools/call answered by the transport's
+// shortcut (tools.Shortcut, the default) beside the same call through
+// go-sdk's request path (TMUX_MCP_SDK_CALLS=1), two servers on one tmux,
+// interleaved call by call. It reports each path's median per tool and
+// what the shortcut saves.
+func BenchmarkShortcut(b *testing.B) {
+	sock := tmuxtest.Server(b)
+	os.Setenv("TMUX_MCP_SDK_CALLS", "1")
+	viaSDK := launchMCP(b, sock, "", "--tools", "get_pane_info")
+	os.Unsetenv("TMUX_MCP_SDK_CALLS")
+	shortcut := launchMCP(b, sock, "", "--tools", "get_pane_info")
+	calls := []struct {
+		name string
+		args map[string]any
+	}{{"list_panes", map[string]any{}}, {"get_pane_info", map[string]any{"paneId": "%0"}}}
+	rtt := make([][2][]time.Duration, len(calls))
+	for b.Loop() {
+		for i, c := range calls {
+			for j, s := range []*mcpServer{viaSDK, shortcut} {
+				_, took := timedTool(b, s, c.name, c.args)
+				rtt[i][j] = append(rtt[i][j], took)
+			}
+		}
+	}
+	for i, c := range calls {
+		sdk, sc := median(rtt[i][0]), median(rtt[i][1])
+		b.ReportMetric(ms(sdk), c.name+"-sdk-ms")
+		b.ReportMetric(ms(sc), c.name+"-shortcut-ms")
+		b.Logf("%-14s via go-sdk %.3f ms, shortcut %.3f ms, saves %.3f ms", c.name, ms(sdk), ms(sc), ms(sdk-sc))
+	}
+	b.ReportMetric(0, "ns/op")
 }

@@ -51,7 +51,7 @@ func setup(cfg config) func(*server.Server) error {
 		if err != nil {
 			return err
 		}
-		srv.MCP.AddReceivingMiddleware(log.Middleware)
+		srv.AddReceivingMiddleware(log.Middleware)
 		return nil
 	}
 }

@@ -154,9 +154,13 @@ func TestScripts(t *testing.T) {
 				env.Setenv("TMUX_MCP_TEST_SIZE_NEW_SESSIONS", "1")
 			}
 			// TMUX_MCP_TMUX_CLIENT=exec runs every golden with the tmux
-			// binary forced (scripts/ci.sh does, on one version).
-			if v := os.Getenv("TMUX_MCP_TMUX_CLIENT"); v != "" {
-				env.Setenv("TMUX_MCP_TMUX_CLIENT", v)
+			// binary forced, and TMUX_MCP_SDK_CALLS=1 with every call
+			// through go-sdk's request path rather than the transport's
+			// shortcut (scripts/ci.sh sets both, on one version).
+			for _, name := range []string{"TMUX_MCP_TMUX_CLIENT", "TMUX_MCP_SDK_CALLS"} {
+				if v := os.Getenv(name); v != "" {
+					env.Setenv(name, v)
+				}
 			}
 			// A binary built with -race sleeps 1 s as it exits, by default,
 			// so that other threads can finish reporting; the server and

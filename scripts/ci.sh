@@ -13,7 +13,9 @@
 #      on every version also tmuxctl's native-client tests (its equivalence
 #      with the tmux binary among them), and on one version ($exec_version)
 #      the goldens once more with the tmux binary forced
-#      (TMUX_MCP_TMUX_CLIENT=exec).
+#      (TMUX_MCP_TMUX_CLIENT=exec) and every tools/call through go-sdk's
+#      request path instead of the transport's shortcut
+#      (TMUX_MCP_SDK_CALLS=1).
 #
 # Step 1 and 2 stop at the first failure; a failing test or tmux version
 # does not stop the others. It prints how long each part took, one line per
@@ -174,8 +176,8 @@ else
 			-count=1 -timeout "$matrix_timeout" -run "$native_run" ./tmuxctl
 		done_part
 		if [ "$v" = "$exec_version" ]; then
-			part "tmux $v: go test -run TestScripts . with TMUX_MCP_TMUX_CLIENT=exec"
-			TMUX_MCP_TMUX_CLIENT=exec TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v (tmux binary forced)" \
+			part "tmux $v: go test -run TestScripts . with TMUX_MCP_TMUX_CLIENT=exec TMUX_MCP_SDK_CALLS=1"
+			TMUX_MCP_TMUX_CLIENT=exec TMUX_MCP_SDK_CALLS=1 TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v (tmux binary forced, calls through go-sdk)" \
 				-count=1 -timeout "$matrix_timeout" -run TestScripts .
 			done_part
 		fi

@@ -31,12 +31,9 @@ func (c *Client) Capture(ctx context.Context, p PaneID, o CaptureOptions) ([]str
 // nearest edge; the pane tells the caller where those edges are.
 func (c *Client) CaptureWithPane(ctx context.Context, p PaneID, o CaptureOptions) (Pane, []string, error) {
 	spec, fieldSep, rowSep := paneFormat.layout()
-	// tmux stops a command list at the first command that fails, so a
-	// missing pane fails list-panes and nothing is captured.
-	out, err := c.commands(ctx,
-		append([]string{"list-panes", "-F", spec, "-t", string(p)}, paneFilter(p)...),
-		captureArgs(p, o),
-	)
+	// A missing pane prints an empty row and fails capture-pane, which
+	// fails the command list.
+	out, err := c.commands(ctx, paneRead(p, spec), captureArgs(p, o))
 	if err != nil {
 		return Pane{}, nil, err
 	}
@@ -48,7 +45,11 @@ func (c *Client) CaptureWithPane(ctx context.Context, p PaneID, o CaptureOptions
 	if err != nil {
 		return Pane{}, nil, err
 	}
-	return paneFrom(rows[0]), captureLines(screen, o), nil
+	r, err := onePane(p, rows)
+	if err != nil {
+		return Pane{}, nil, err
+	}
+	return paneFrom(r), captureLines(screen, o), nil
 }
 
 func captureArgs(p PaneID, o CaptureOptions) []string {

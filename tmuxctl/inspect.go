@@ -47,21 +47,40 @@ func detailFrom(r map[string]string) PaneDetail {
 	return d
 }
 
-// paneFilter selects pane p alone in a list-panes of its window.
-func paneFilter(p PaneID) []string {
-	return []string{"-f", "#{==:#{pane_id}," + literalFormat(string(p)) + "}"}
+// paneRead prints spec for pane p alone: display-message, not list-panes
+// -t with a filter, whose filter cost tmux as much as a dozen fields. Its
+// -t may fail quietly (tmux prints spec for no pane at all), so a caller
+// checks the pane_id printed (see [onePane]). The spec holds no "%":
+// display-message passes it through strftime.
+func paneRead(p PaneID, spec string) []string {
+	return []string{"display-message", "-p", "-t", string(p), spec}
+}
+
+// onePane is the row of pane p among rows read with paneRead, or a
+// NotFoundError.
+func onePane(p PaneID, rows []map[string]string) (map[string]string, error) {
+	if len(rows) != 1 || rows[0]["pane_id"] != string(p) {
+		return nil, &NotFoundError{Kind: "pane", ID: string(p)}
+	}
+	return rows[0], nil
 }
 
 // PaneDetail returns pane p with its position, cursor, mode and scrollback.
 func (c *Client) PaneDetail(ctx context.Context, p PaneID) (PaneDetail, error) {
-	rows, err := c.list(ctx, detailFormat, append([]string{"list-panes", "-t", string(p)}, paneFilter(p)...)...)
+	spec, fieldSep, rowSep := detailFormat.layout()
+	out, err := c.command(ctx, paneRead(p, spec)...)
 	if err != nil {
 		return PaneDetail{}, err
 	}
-	if len(rows) != 1 {
-		return PaneDetail{}, &NotFoundError{Kind: "pane", ID: string(p)}
+	rows, err := c.parsePrinted(ctx, detailFormat, out, fieldSep, rowSep)
+	if err != nil {
+		return PaneDetail{}, err
 	}
-	return c.reaped(ctx, detailFrom(rows[0]))
+	row, err := onePane(p, rows)
+	if err != nil {
+		return PaneDetail{}, err
+	}
+	return c.reaped(ctx, detailFrom(row))
 }
 
 // WindowPanes returns the panes of window w with their positions.
@@ -107,12 +126,9 @@ func (c *Client) Snapshot(ctx context.Context, p PaneID, escapes bool) (Snapshot
 	if escapes {
 		capture = append(capture, "-e")
 	}
-	// tmux stops a command list at the first command that fails, so a
-	// missing pane fails list-panes and nothing is captured.
-	out, err := c.commands(ctx,
-		append([]string{"list-panes", "-F", spec, "-t", string(p)}, paneFilter(p)...),
-		capture,
-	)
+	// A missing pane prints an empty row and fails capture-pane, which
+	// fails the command list.
+	out, err := c.commands(ctx, paneRead(p, spec), capture)
 	if err != nil {
 		return Snapshot{}, err
 	}
@@ -124,7 +140,11 @@ func (c *Client) Snapshot(ctx context.Context, p PaneID, escapes bool) (Snapshot
 	if err != nil {
 		return Snapshot{}, err
 	}
-	d, err := c.reaped(ctx, detailFrom(rows[0]))
+	r, err := onePane(p, rows)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	d, err := c.reaped(ctx, detailFrom(r))
 	if err != nil {
 		return Snapshot{}, err
 	}

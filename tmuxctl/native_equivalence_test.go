@@ -46,7 +46,7 @@ func equivalenceCorpus(t *testing.T, dir string) []equivalenceCase {
 		{"session", sessionFormat, [][]string{{"list-sessions"}, {"list-sessions", "-f", "#{==:#{session_name},main}"}}},
 		{"window", windowFormat, [][]string{{"list-windows", "-a"}, {"list-windows", "-t", "main"}}},
 		{"pane", paneFormat, [][]string{{"list-panes", "-a"}, {"list-panes", "-s", "-t", "main"}, {"list-panes", "-t", "%0"}}},
-		{"detail", detailFormat, [][]string{{"list-panes", "-t", "%0"}, {"display-message", "-p", "-t", "%0"}}},
+		{"detail", detailFormat, [][]string{{"list-panes", "-t", "%0"}, {"display-message", "-p", "-t", "%0"}, {"display-message", "-p", "-t", "%999"}}},
 		{"created", createdFormat, [][]string{{"list-panes", "-t", "%1"}, {"display-message", "-p", "-t", "%1"}}},
 		{"ids", idsFormat, [][]string{{"list-panes", "-a"}, {"display-message", "-p"}}},
 		{"server", serverFormat, [][]string{{"display-message", "-p"}}},

@@ -92,10 +92,10 @@ func ptr[T any](v T) *T { return &v }
 // A binder registers one tool's handler, and records the Go types and the
 // handler it binds so that a test can check them against the tool's name.
 type binder struct {
-	register func(s *mcp.Server, t *mcp.Tool, h *handlers.Handlers)
-	in, out  reflect.Type // the handler's argument and result types
-	method   string       // the handler's full name, e.g. "…handlers.(*Handlers).ListPanes"
-	direct   directCaller // the handler called outside tools/call (call_read_tools_batch)
+	handler func(name string, h *handlers.Handlers) mcp.ToolHandler // the tools/call handler
+	in, out reflect.Type                                            // the handler's argument and result types
+	method  string                                                  // the handler's full name, e.g. "…handlers.(*Handlers).ListPanes"
+	direct  directCaller                                            // the handler called outside tools/call (call_read_tools_batch)
 }
 
 // bind adapts a handler method to a tools/call handler that does what
@@ -105,15 +105,13 @@ type binder struct {
 // result with text only.
 func bind[In, Out any](method func(*handlers.Handlers, context.Context, In) (Out, error)) binder {
 	c := new(contract)
-	register := func(s *mcp.Server, t *mcp.Tool, h *handlers.Handlers) {
-		s.AddTool(t, call(t.Name, c, h, method))
-	}
+	handler := func(name string, h *handlers.Handlers) mcp.ToolHandler { return call(name, c, h, method) }
 	return binder{
-		register: register,
-		in:       reflect.TypeFor[In](),
-		out:      reflect.TypeFor[Out](),
-		method:   runtime.FuncForPC(reflect.ValueOf(method).Pointer()).Name(),
-		direct:   direct(c, method),
+		handler: handler,
+		in:      reflect.TypeFor[In](),
+		out:     reflect.TypeFor[Out](),
+		method:  runtime.FuncForPC(reflect.ValueOf(method).Pointer()).Name(),
+		direct:  direct(c, method),
 	}
 }
 
@@ -135,7 +133,8 @@ func (t Tool) MCP() *mcp.Tool {
 // result naming the flag that would offer it, rather than the bare
 // "unknown tool" the SDK would give.
 func Register(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selection) {
-	RegisterLater(s, h, tier, sel)()
+	_, add := RegisterLater(s, h, tier, sel)
+	add()
 }
 
 // RegisterLater is [Register] in two steps. At once it checks the
@@ -144,13 +143,14 @@ func Register(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selection) {
 // function it returns adds the offered tools to s. Adding them is most of
 // a start's work (go-sdk parses and resolves both schemas of each tool as
 // it is added), so a server can answer initialize while it runs, as long
-// as it holds every other request until it has returned.
-func RegisterLater(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selection) (add func()) {
+// as it holds every other request until it has returned. The [Shortcut]
+// it returns serves the same tools with the same middleware.
+func RegisterLater(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selection) (sc *Shortcut, add func()) {
 	seen := map[string]bool{}
 	refused := map[string]string{}
 	var offered []Tool
 	for _, t := range Catalogue {
-		if seen[t.Name] || t.bind.register == nil || t.Toolset == 0 {
+		if seen[t.Name] || t.bind.handler == nil || t.Toolset == 0 {
 			panic("tools: duplicate, unbound or toolset-less tool " + t.Name)
 		}
 		seen[t.Name] = true
@@ -161,10 +161,13 @@ func RegisterLater(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selectio
 		offered = append(offered, t)
 	}
 	h.SetReadTools(readTools(h))
-	s.AddReceivingMiddleware(refuseUnoffered(refused), nullArgumentsAsEmpty, shortenErrors)
-	return func() {
+	sc = newShortcut(offered)
+	sc.AddReceivingMiddleware(s, refuseUnoffered(refused), nullArgumentsAsEmpty, shortenErrors)
+	return sc, func() {
 		for _, t := range offered {
-			t.bind.register(s, t.MCP(), h)
+			handler := t.bind.handler(t.Name, h)
+			s.AddTool(t.MCP(), handler)
+			sc.add(t.Name, handler)
 			// A goroutine that became runnable meanwhile (the one
 			// answering initialize, on a busy machine) gets the CPU now
 			// rather than at the next preemption, up to 10 ms later.

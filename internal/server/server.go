@@ -36,6 +36,9 @@ type Options struct {
 // transport, or connect to several) and what it owns in tmux.
 type Server struct {
 	MCP *mcp.Server
+	// Shortcut serves plain tools/calls of MCP's tools, with its
+	// middleware, for a transport that answers them itself.
+	Shortcut *tools.Shortcut
 
 	hub *live.Hub
 	// toolsAdded is closed once every offered tool is registered.
@@ -81,13 +84,13 @@ func New(o Options) (*Server, error) {
 	calls, cancelCalls := context.WithCancel(context.Background())
 	h := handlers.New(shutdown, o.Tmux, hub, o.Limits)
 	res, pr := resources.New(o.Tmux, hub), prompts.New(o.Tmux)
-	mcpServer, addTools := tools.NewServerLater(o.Version, h, o.Tier, o.Tools, res.Configure, pr.Configure)
-	s := &Server{MCP: mcpServer, hub: hub, toolsAdded: make(chan struct{}),
+	mcpServer, shortcut, addTools := tools.NewServerLater(o.Version, h, o.Tier, o.Tools, res.Configure, pr.Configure)
+	s := &Server{MCP: mcpServer, Shortcut: shortcut, hub: hub, toolsAdded: make(chan struct{}),
 		resources: res, endWaits: endWaits, calls: calls, cancelCalls: cancelCalls}
 	res.Register(s.MCP)
 	pr.Register(s.MCP)
-	s.MCP.AddReceivingMiddleware(s.held)
-	s.MCP.AddReceivingMiddleware(s.cancellable)
+	s.AddReceivingMiddleware(s.held)
+	s.AddReceivingMiddleware(s.cancellable)
 	go func() {
 		defer close(s.toolsAdded)
 		// Adding the tools makes garbage at once (go-sdk parses every
@@ -101,6 +104,13 @@ func New(o Options) (*Server, error) {
 		addTools()
 	}()
 	return s, nil
+}
+
+// AddReceivingMiddleware adds middleware around every request, the
+// shortcut's tools/calls too (see [tools.Shortcut]); later additions run
+// first.
+func (s *Server) AddReceivingMiddleware(mw ...mcp.Middleware) {
+	s.Shortcut.AddReceivingMiddleware(s.MCP, mw...)
 }
 
 // held holds every request but the handshake (initialize, ping, discover)

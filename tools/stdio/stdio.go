@@ -61,13 +61,32 @@ type Transport struct {
 	readerOnce sync.Once
 	readerDone chan struct{} // closed when the line reader has returned
 	stopping   atomic.Bool   // StopAfterReadable was called
+
+	shortcut    Shortcut                          // set before Connect; nil: every request goes to the SDK
+	initID      jsonrpc.ID                        // the id of the initialize request, under mu
+	initialized atomic.Bool                       // the SDK has answered initialize
+	shortcuts   map[jsonrpc.ID]context.CancelFunc // the shortcut's calls in flight, under mu
 }
+
+// A Shortcut claims requests that the transport answers itself rather
+// than passing them to the SDK. For a request it takes it returns the
+// function computing the result; the transport runs it in a goroutine of
+// its own, marshals what it returns as the SDK marshals a result, and
+// words an error as the SDK words one. It sees requests only once the
+// SDK has answered initialize (before that, the SDK refuses them), and
+// never notifications.
+type Shortcut func(method string, params json.RawMessage) (answer func(context.Context) (any, error), ok bool)
+
+// SetShortcut makes the transport answer the requests s claims. Call it
+// before the server connects.
+func (g *Transport) SetShortcut(s Shortcut) { g.shortcut = s }
 
 // New returns a Transport that reads in and writes out. Pass it to
 // [mcp.Server.Run]; it starts reading when the server connects.
 func New(in io.Reader, out io.Writer) *Transport {
 	return &Transport{in: in, out: out, toSDK: make(chan jsonrpc.Message), pending: map[jsonrpc.ID]bool{},
-		ended: make(chan struct{}), drained: make(chan struct{}), readerDone: make(chan struct{})}
+		shortcuts: map[jsonrpc.ID]context.CancelFunc{},
+		ended:     make(chan struct{}), drained: make(chan struct{}), readerDone: make(chan struct{})}
 }
 
 // Connect implements [mcp.Transport]. It starts the line reader, once;
@@ -122,6 +141,9 @@ func (c *connection) Write(ctx context.Context, msg jsonrpc.Message) error {
 	var answered []jsonrpc.ID
 	if resp, ok := msg.(*jsonrpc.Response); ok && resp.ID.IsValid() {
 		answered = []jsonrpc.ID{resp.ID}
+		if resp.Error == nil && !c.g.initialized.Load() {
+			c.g.noteInitialized(resp.ID)
+		}
 	}
 	_, err := c.g.send(append(data, '\n'), answered)
 	return err
@@ -301,6 +323,9 @@ func (g *Transport) handleLine(line []byte) {
 		g.reply(errorReply(line, err))
 		return
 	}
+	if req, ok := msg.(*jsonrpc.Request); ok && g.shortcut != nil && g.takeShortcut(req) {
+		return
+	}
 
 	g.mu.Lock()
 	if g.closed {
@@ -314,6 +339,110 @@ func (g *Transport) handleLine(line []byte) {
 	select {
 	case g.toSDK <- msg:
 	case <-g.drained: // the session has ended
+	}
+}
+
+// takeShortcut starts the shortcut's answer to req if it claims req, and
+// reports whether it did. Along the way it notes the initialize request's
+// id and passes a cancellation on to the shortcut's call it names (and,
+// like every notification, to the SDK).
+func (g *Transport) takeShortcut(req *jsonrpc.Request) bool {
+	switch {
+	case req.Method == "initialize" && req.IsCall():
+		g.mu.Lock()
+		g.initID = req.ID
+		g.mu.Unlock()
+		return false
+	case req.Method == "notifications/cancelled":
+		g.cancelShortcut(req.Params)
+		return false
+	case !req.IsCall() || !g.initialized.Load():
+		return false
+	}
+	answer, ok := g.shortcut(req.Method, req.Params)
+	if !ok {
+		return false
+	}
+	g.mu.Lock()
+	if g.pending[req.ID] {
+		g.mu.Unlock()
+		return false // an id still in use: the SDK's to answer
+	}
+	if g.closed {
+		g.mu.Unlock()
+		return true // the session has ended, as handleLine drops it
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	g.pending[req.ID] = true
+	g.shortcuts[req.ID] = cancel
+	g.mu.Unlock()
+	go g.answerShortcut(ctx, req.ID, answer)
+	return true
+}
+
+// answerShortcut runs answer and writes its response, as the SDK writes
+// the response to a call: the result marshalled without HTML escaping,
+// an error as a JSON-RPC error in the SDK's words.
+func (g *Transport) answerShortcut(ctx context.Context, id jsonrpc.ID, answer func(context.Context) (any, error)) {
+	res, err := answer(ctx)
+	resp := &jsonrpc.Response{ID: id, Error: err}
+	if err == nil {
+		if resp.Result, err = marshalResult(res); err != nil {
+			resp.Error = fmt.Errorf("marshaling result: %w", err)
+		}
+	}
+	g.mu.Lock()
+	g.shortcuts[id]()
+	delete(g.shortcuts, id)
+	g.mu.Unlock()
+	data, ok := encodeResult(resp)
+	if !ok {
+		if data, err = jsonrpc.EncodeMessage(resp); err != nil {
+			data, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: fmt.Errorf("marshaling response: %w", err)})
+		}
+	}
+	g.send(append(data, '\n'), []jsonrpc.ID{id})
+}
+
+// marshalResult marshals a result as go-sdk v1.8.0 does
+// (internal/jsonrpc2 jsonMarshal): encoding/json without HTML escaping.
+func marshalResult(v any) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// cancelShortcut cancels the shortcut's call that a notifications/cancelled
+// with params names, if one is in flight.
+func (g *Transport) cancelShortcut(params json.RawMessage) {
+	var p struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	id, err := jsonrpc.MakeID(p.RequestID)
+	if err != nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if cancel, ok := g.shortcuts[id]; ok {
+		cancel()
+	}
+}
+
+// noteInitialized records that the SDK answered initialize if id is its
+// request's: from then on the shortcut may take requests.
+func (g *Transport) noteInitialized(id jsonrpc.ID) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.initID.IsValid() && g.initID == id {
+		g.initialized.Store(true)
 	}
 }
 
