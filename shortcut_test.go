@@ -16,6 +16,9 @@ import (
 // and JSON-RPC errors alike.
 func TestShortcutAnswersAsTheSDK(t *testing.T) {
 	sock := tmuxtest.Server(t)
+	// A fixed window name: automatic-rename may rename the window between
+	// the two servers' answers as the shell settles.
+	tmuxtest.Run(t, sock, "rename-window", "-t", "%0", "w")
 	flags := []string{"--toolsets", "default,inspect"}
 	t.Setenv("TMUX_MCP_SDK_CALLS", "1")
 	viaSDK := launchMCP(t, sock, "", flags...)

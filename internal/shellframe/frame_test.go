@@ -40,7 +40,7 @@ func TestFrameRunsInEachShell(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if strings.Contains(f.Typed, "7777") || strings.Contains(f.Typed, "it's") || strings.Contains(f.Typed, "\n") {
+			if strings.Contains(f.Typed, "7777;") || strings.Contains(f.Typed, "tmux-mcp;") || strings.Contains(f.Typed, "it's") || strings.Contains(f.Typed, "\n") {
 				t.Errorf("typed line %q holds a marker, a quote of the command or a newline", f.Typed)
 			}
 			line := strings.TrimSpace(f.Typed) + "\necho after $PWD\n"
