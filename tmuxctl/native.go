@@ -62,12 +62,6 @@ type reply struct {
 // It returns *imsg.NoServerError when no server listens, and
 // *imsg.SurpriseError when the server did not follow the protocol.
 func (c *Client) runNative(ctx context.Context, argv []string, stdin []byte) (reply, error) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		if cwd, err = os.UserHomeDir(); err != nil {
-			cwd = "/"
-		}
-	}
 	// The socket is dialled as given: connecting resolves a relative path
 	// and symbolic links as SocketPath would, without its system calls
 	// (a stat per path element) on every command.
@@ -77,7 +71,7 @@ func (c *Client) runNative(ctx context.Context, argv []string, stdin []byte) (re
 		Argv:    argv,
 		Stdin:   stdin,
 		Environ: environFor(argv),
-		Cwd:     cwd,
+		Cwd:     clientCwd(),
 		Term:    os.Getenv("TERM"),
 	})
 	var none *imsg.NoServerError
@@ -155,6 +149,19 @@ var readers = map[string]bool{
 	"show-window-options": true, "show-environment": true, "show-hooks": true,
 	"show-buffer": true, "has-session": true, "wait-for": true,
 }
+
+// clientCwd is the working directory a native client reports, as the
+// tmux binary reports its own: read once, since the server never changes
+// directory (os.Getwd costs two stats, on every command).
+var clientCwd = sync.OnceValue(func() string {
+	cwd, err := os.Getwd()
+	if err != nil {
+		if cwd, err = os.UserHomeDir(); err != nil {
+			cwd = "/"
+		}
+	}
+	return cwd
+})
 
 // environFor is the environment a native client running the command line
 // argv sends: the process's, or for a line of readers only TMUX and

@@ -26,6 +26,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmux-mcp/tmux-mcp/internal/pipes"
+	"github.com/tmux-mcp/tmux-mcp/internal/workers"
 )
 
 // maxLine bounds one inbound JSON-RPC line, as the SDK's own stdio does.
@@ -66,12 +67,14 @@ type Transport struct {
 	initID      jsonrpc.ID                        // the id of the initialize request, under mu
 	initialized atomic.Bool                       // the SDK has answered initialize
 	shortcuts   map[jsonrpc.ID]context.CancelFunc // the shortcut's calls in flight, under mu
+	answering   *workers.Pool                     // runs the shortcut's calls
 }
 
 // A Shortcut claims requests that the transport answers itself rather
 // than passing them to the SDK. For a request it takes it returns the
-// function computing the result; the transport runs it in a goroutine of
-// its own, marshals what it returns as the SDK marshals a result, and
+// function computing the result; the transport runs it at once, on a
+// goroutine of a pool (one kept from an earlier call keeps the stack it
+// grew), marshals what it returns as the SDK marshals a result, and
 // words an error as the SDK words one. It sees requests only once the
 // SDK has answered initialize (before that, the SDK refuses them), and
 // never notifications.
@@ -85,8 +88,8 @@ func (g *Transport) SetShortcut(s Shortcut) { g.shortcut = s }
 // [mcp.Server.Run]; it starts reading when the server connects.
 func New(in io.Reader, out io.Writer) *Transport {
 	return &Transport{in: in, out: out, toSDK: make(chan jsonrpc.Message), pending: map[jsonrpc.ID]bool{},
-		shortcuts: map[jsonrpc.ID]context.CancelFunc{},
-		ended:     make(chan struct{}), drained: make(chan struct{}), readerDone: make(chan struct{})}
+		shortcuts: map[jsonrpc.ID]context.CancelFunc{}, answering: workers.New(),
+		ended: make(chan struct{}), drained: make(chan struct{}), readerDone: make(chan struct{})}
 }
 
 // Connect implements [mcp.Transport]. It starts the line reader, once;
@@ -376,7 +379,7 @@ func (g *Transport) takeShortcut(req *jsonrpc.Request) bool {
 	g.pending[req.ID] = true
 	g.shortcuts[req.ID] = cancel
 	g.mu.Unlock()
-	go g.answerShortcut(ctx, req.ID, answer)
+	g.answering.Go(func() { g.answerShortcut(ctx, req.ID, answer) })
 	return true
 }
 

@@ -1,0 +1,7 @@
+// Package workers runs short functions on goroutines that outlive them.
+//
+// A new goroutine starts with a small stack, and a tool call (JSON
+// decoding and encoding, a tmux exchange) grows it several times over:
+// copying stacks was about a tenth of a read call's CPU. A goroutine
+// that stays for the next call keeps the stack it grew.
+package workers
