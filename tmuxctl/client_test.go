@@ -111,6 +111,32 @@ func TestFormatSurvivesHostileValues(t *testing.T) {
 	}
 }
 
+// TestFormatPrintsPlainVariablesTogether: ids and numbers share one field,
+// a space apart, ahead of the free variables whatever f's order; an extra
+// or missing space in that field is an error, never a shifted value.
+func TestFormatPrintsPlainVariablesTogether(t *testing.T) {
+	f := format{"pane_id", "pane_title", "pane_width", "pane_current_path", "pane_dead_status"}
+	spec, fieldSep, rowSep := f.layout()
+	want := "#{pane_id} #{pane_width} #{pane_dead_status}" + fieldSep + "#{pane_title}" + fieldSep + "#{pane_current_path}" + strings.TrimSuffix(rowSep, "\n")
+	if spec != want {
+		t.Fatalf("spec %q, want %q", spec, want)
+	}
+	title := "a b" + fieldSep[:4] + " 7 "
+	rows, err := f.parse("%3 80 "+fieldSep+title+fieldSep+"/x y"+rowSep, fieldSep, rowSep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0]["pane_id"] != "%3" || rows[0]["pane_width"] != "80" || rows[0]["pane_dead_status"] != "" ||
+		rows[0]["pane_title"] != title || rows[0]["pane_current_path"] != "/x y" {
+		t.Errorf("rows = %q", rows)
+	}
+	for _, plain := range []string{"%3 80", "%3 80 1 2", "%3 8 0 1"} {
+		if rows, err := f.parse(plain+fieldSep+"t"+fieldSep+"/"+rowSep, fieldSep, rowSep); err == nil {
+			t.Errorf("plain field %q parsed as %q, want an error", plain, rows)
+		}
+	}
+}
+
 func client(t *testing.T) (*Client, string) {
 	sock := tmuxtest.Server(t)
 	return New(Config{Binary: tmuxtest.Binary(), SocketPath: sock}), sock
@@ -374,3 +400,52 @@ func TestCommandErrorHidesSecretsAndBounds(t *testing.T) {
 // tmux by its path: an older tmux on PATH cannot talk to a 3.6a or later
 // server.
 func shellWord(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// TestPlainVariablesHoldNoSpace reads every plain variable, for every
+// pane, in the states that change them (a pane in copy mode scrolled up, a
+// dead pane, a zoomed split window, a paste buffer), from the tmux under
+// test: a space in one would make layout's plain field unreadable.
+func TestPlainVariablesHoldNoSpace(t *testing.T) {
+	sock := tmuxtest.Server(t)
+	tmuxtest.Run(t, sock, "set-option", "-g", "remain-on-exit", "on")
+	tmuxtest.Run(t, sock, "new-window", "-t", "main:", "sh", "-c", "seq 100; exit 3")
+	tmuxtest.Run(t, sock, "split-window", "-t", "main:0", "sh", "-c", "seq 300; exec cat")
+	tmuxtest.Run(t, sock, "resize-pane", "-Z", "-t", "main:0")
+	tmuxtest.Run(t, sock, "set-buffer", "-b", "b", "x y")
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(tmuxtest.Run(t, sock, "list-panes", "-a", "-F", "#{pane_dead}"), "1") {
+		if time.Now().After(deadline) {
+			t.Fatal("the pane running exit 3 never died")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	tmuxtest.Run(t, sock, "copy-mode", "-t", "main:0.1")
+	tmuxtest.Run(t, sock, "send-keys", "-X", "-t", "main:0.1", "-N", "5", "scroll-up")
+	var names []string
+	for name := range plainVariables {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	// Buffers are read for their own variables only: tmux 3.2a's server
+	// crashes printing pane variables for a buffer.
+	var paneSpec, bufferSpec strings.Builder
+	for _, name := range names {
+		spec := &paneSpec
+		if strings.HasPrefix(name, "buffer_") {
+			spec = &bufferSpec
+		}
+		spec.WriteString(name + "=#{" + name + "}\t")
+	}
+	lists := tmuxtest.Run(t, sock, "list-panes", "-a", "-F", paneSpec.String()) +
+		tmuxtest.Run(t, sock, "list-buffers", "-F", bufferSpec.String())
+	if !strings.Contains(lists, "pane_mode=copy-mode") || !strings.Contains(lists, "pane_dead=1") {
+		t.Fatalf("the panes are not in the states this test reads:\n%s", lists)
+	}
+	for _, row := range strings.Split(strings.TrimSpace(lists), "\n") {
+		for _, v := range strings.Split(strings.TrimSuffix(row, "\t"), "\t") {
+			if strings.ContainsAny(v, " \n") {
+				t.Errorf("%q holds a space", v)
+			}
+		}
+	}
+}
