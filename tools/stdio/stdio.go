@@ -410,6 +410,11 @@ func (g *Transport) answerShortcut(ctx context.Context, id jsonrpc.ID, answer fu
 // marshalResult marshals a result as go-sdk v1.8.0 does
 // (internal/jsonrpc2 jsonMarshal): encoding/json without HTML escaping.
 func marshalResult(v any) (json.RawMessage, error) {
+	if r, ok := v.(*mcp.CallToolResult); ok {
+		if data, ok := marshalToolResult(r); ok {
+			return data, nil
+		}
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -417,6 +422,63 @@ func marshalResult(v any) (json.RawMessage, error) {
 		return nil, err
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// marshalToolResult writes the common tool result — text blocks, a
+// structured object already marshalled, perhaps isError — in the bytes
+// marshalResult would give, in one pass over each part: encoding/json
+// compacts a nested marshaller's output again at every level, which went
+// over a result's text four times. It reports false for any other result
+// (metadata, other content, input requests), left to marshalResult. The
+// SDK's result type, which this cannot see, is set only on its own
+// request path, never on the shortcut's.
+func marshalToolResult(r *mcp.CallToolResult) (json.RawMessage, bool) {
+	raw, isRaw := r.StructuredContent.(json.RawMessage)
+	if len(r.Meta) > 0 || r.InputRequests != nil || r.RequestState != "" || r.NeedsInput() ||
+		r.StructuredContent != nil && !isRaw || isRaw && len(raw) == 0 {
+		return nil, false
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"content":`)
+	if r.Content == nil {
+		b.WriteString("null")
+	} else {
+		b.WriteByte('[')
+		for i, c := range r.Content {
+			t, ok := c.(*mcp.TextContent)
+			if !ok || t == nil || len(t.Meta) > 0 || t.Annotations != nil {
+				return nil, false
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			text, err := json.Marshal(t.Text) // escaped for HTML, as the SDK's own marshal does
+			if err != nil {
+				return nil, false
+			}
+			b.WriteString(`{"type":"text","text":`)
+			b.Write(text)
+			b.WriteByte('}')
+		}
+		b.WriteByte(']')
+	}
+	if len(raw) > 0 {
+		b.WriteString(`,"structuredContent":`)
+		start := b.Len()
+		if json.Compact(&b, raw) != nil {
+			return nil, false
+		}
+		if bytes.ContainsAny(b.Bytes()[start:], "<>&\u2028\u2029") {
+			compacted := bytes.Clone(b.Bytes()[start:])
+			b.Truncate(start)
+			json.HTMLEscape(&b, compacted)
+		}
+	}
+	if r.IsError {
+		b.WriteString(`,"isError":true`)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), true
 }
 
 // cancelShortcut cancels the shortcut's call that a notifications/cancelled
