@@ -428,7 +428,7 @@ func marshalResult(v any) (json.RawMessage, error) {
 // structured object already marshalled, perhaps isError — in the bytes
 // marshalResult would give, in one pass over each part: encoding/json
 // compacts a nested marshaller's output again at every level, which went
-// over a result's text four times. It reports false for any other result
+// over a result's text several times. It reports false for any other result
 // (metadata, other content, input requests), left to marshalResult. The
 // SDK's result type, which this cannot see, is set only on its own
 // request path, never on the shortcut's.
