@@ -8,19 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// sdkBytes is what marshalResult gives without the tool-result fast path:
-// the SDK's own marshalling, as go-sdk's jsonrpc2 does it.
-func sdkBytes(t testing.TB, v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		t.Fatal(err)
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n")
-}
-
-// The fast path writes the bytes the SDK writes, or declines.
+// The fast path writes the bytes the SDK writes (sdkRaw), or declines.
 func TestToolResultAsTheSDKMarshalsIt(t *testing.T) {
 	text := func(s ...string) []mcp.Content {
 		var c []mcp.Content
@@ -45,7 +33,7 @@ func TestToolResultAsTheSDKMarshalsIt(t *testing.T) {
 			t.Errorf("%+v declined", r)
 			continue
 		}
-		if want := sdkBytes(t, r); !bytes.Equal(got, want) {
+		if want := sdkRaw(t, r); !bytes.Equal(got, want) {
 			t.Errorf("got  %s\nwant %s", got, want)
 		}
 	}
@@ -90,7 +78,7 @@ func FuzzToolResultAsTheSDKMarshalsIt(f *testing.F) {
 			}
 			return
 		}
-		if want := sdkBytes(t, r); !bytes.Equal(got, want) {
+		if want := sdkRaw(t, r); !bytes.Equal(got, want) {
 			t.Fatalf("got  %s\nwant %s", got, want)
 		}
 	})
