@@ -679,8 +679,11 @@ func checkTmpdirFootprint(t *testing.T, tmpdir string, pid int) {
 		t.Errorf("%s: %v", dir, err)
 	}
 	for _, f := range files {
+		if f.Name() == "ready" && f.Type() == fs.ModeSocket {
+			continue // where the taps it starts say they listen
+		}
 		if typ := f.Type(); typ != fs.ModeNamedPipe && typ != 0 {
-			t.Errorf("%s: %s is %v, want a FIFO or a regular file", dir, f.Name(), typ)
+			t.Errorf("%s: %s is %v, want a FIFO, a regular file or the socket \"ready\"", dir, f.Name(), typ)
 		}
 	}
 }

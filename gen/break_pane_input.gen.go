@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type BreakPaneInput struct {
@@ -44,7 +45,7 @@ func (j *BreakPaneInput) UnmarshalJSON(value []byte) error {
 	if plain.Name != nil && utf8.RuneCountInString(string(*plain.Name)) > 256 {
 		return fmt.Errorf("field %s length: must be <= %d", "name", 256)
 	}
-	if matched := breakPaneInputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := breakPaneInputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if v, ok := raw["select"]; !ok || v == nil {
@@ -54,7 +55,7 @@ func (j *BreakPaneInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	breakPaneInputPattern0 = regexp.MustCompile(`^%\d+$`)
+	breakPaneInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type BreakPaneOutput struct {
 	// PaneID corresponds to the JSON schema field "paneId".
@@ -43,22 +44,22 @@ func (j *BreakPaneOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := breakPaneOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := breakPaneOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if matched := breakPaneOutputPattern1.MatchString(string(plain.SessionID)); !matched {
+	if matched := breakPaneOutputPattern1().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
-	if matched := breakPaneOutputPattern2.MatchString(string(plain.WindowID)); !matched {
+	if matched := breakPaneOutputPattern2().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = BreakPaneOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	breakPaneOutputPattern0 = regexp.MustCompile(`^%\d+$`)
-	breakPaneOutputPattern1 = regexp.MustCompile(`^\$\d+$`)
-	breakPaneOutputPattern2 = regexp.MustCompile(`^@\d+$`)
+	breakPaneOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
+	breakPaneOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
+	breakPaneOutputPattern2 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

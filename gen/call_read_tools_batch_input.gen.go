@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type CallReadToolsBatchInput struct {
@@ -63,7 +64,7 @@ func (j *ReadToolCall) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["arguments"]; !ok || v == nil {
 		plain.Arguments = CallReadToolsBatchInputCallsElemArguments{}
 	}
-	if matched := callReadToolsBatchInputPattern0.MatchString(string(plain.Tool)); !matched {
+	if matched := callReadToolsBatchInputPattern0().MatchString(string(plain.Tool)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "Tool", `^[a-z][a-z0-9_]*$`)
 	}
 	if utf8.RuneCountInString(string(plain.Tool)) > 64 {
@@ -73,7 +74,7 @@ func (j *ReadToolCall) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	callReadToolsBatchInputPattern0 = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	callReadToolsBatchInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]*$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type CapturePaneInput struct {
 	// Last row, numbered like start.
@@ -58,7 +59,7 @@ func (j *CapturePaneInput) UnmarshalJSON(value []byte) error {
 	if plain.MaxLines != nil && 0 >= *plain.MaxLines {
 		return fmt.Errorf("field %s: must be > %v", "maxLines", 0)
 	}
-	if matched := capturePaneInputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := capturePaneInputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if plain.Start != nil && 9007199254740991 < *plain.Start {
@@ -71,7 +72,7 @@ func (j *CapturePaneInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	capturePaneInputPattern0 = regexp.MustCompile(`^%\d+$`)
+	capturePaneInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type CapturePaneOutput struct {
 	// ByteClamped corresponds to the JSON schema field "byteClamped".
@@ -73,7 +74,7 @@ func (j *CapturePaneOutput) UnmarshalJSON(value []byte) error {
 	if 0 > plain.OmittedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "omittedBytes", 0)
 	}
-	if matched := capturePaneOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := capturePaneOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if 0 > plain.ReturnedBytes {
@@ -86,7 +87,7 @@ func (j *CapturePaneOutput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	capturePaneOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+	capturePaneOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type CaptureSinceInput struct {
 	// The cursor from your previous capture_since. Omit on the first call.
@@ -35,7 +36,7 @@ func (j *CaptureSinceInput) UnmarshalJSON(value []byte) error {
 		return err
 	}
 	if plain.Cursor != nil {
-		if matched := captureSinceInputPattern0.MatchString(string(*plain.Cursor)); !matched {
+		if matched := captureSinceInputPattern0().MatchString(string(*plain.Cursor)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "Cursor", `^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`)
 		}
 	}
@@ -45,7 +46,7 @@ func (j *CaptureSinceInput) UnmarshalJSON(value []byte) error {
 	if plain.MaxLines != nil && 0 >= *plain.MaxLines {
 		return fmt.Errorf("field %s: must be > %v", "maxLines", 0)
 	}
-	if matched := captureSinceInputPattern1.MatchString(string(plain.PaneID)); !matched {
+	if matched := captureSinceInputPattern1().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if plain.WaitMs != nil && 9007199254740991 < *plain.WaitMs {
@@ -58,8 +59,8 @@ func (j *CaptureSinceInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	captureSinceInputPattern0 = regexp.MustCompile(`^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`)
-	captureSinceInputPattern1 = regexp.MustCompile(`^%\d+$`)
+	captureSinceInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`) })
+	captureSinceInputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

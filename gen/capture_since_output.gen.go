@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type CaptureSinceOutput struct {
 	// Whether the byte ceiling shortened this result.
@@ -118,7 +119,7 @@ func (j *CaptureSinceOutput) UnmarshalJSON(value []byte) error {
 	if -9007199254740991 > plain.OmittedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "omittedBytes", -9007199254740991)
 	}
-	if matched := captureSinceOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := captureSinceOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if 9007199254740991 < plain.ReturnedBytes {
@@ -131,7 +132,7 @@ func (j *CaptureSinceOutput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	captureSinceOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+	captureSinceOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

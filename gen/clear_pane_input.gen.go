@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type ClearPaneInput struct {
 	// Act even on this server's own pane.
@@ -37,14 +38,14 @@ func (j *ClearPaneInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["history"]; !ok || v == nil {
 		plain.History = false
 	}
-	if matched := clearPaneInputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := clearPaneInputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	*j = ClearPaneInput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	clearPaneInputPattern0 = regexp.MustCompile(`^%\d+$`)
+	clearPaneInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type ClearPaneOutput struct {
 	// HistoryCleared corresponds to the JSON schema field "historyCleared".
@@ -37,14 +38,14 @@ func (j *ClearPaneOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := clearPaneOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := clearPaneOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	*j = ClearPaneOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	clearPaneOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+	clearPaneOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

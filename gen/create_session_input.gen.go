@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type CreateSessionInput struct {
@@ -55,7 +56,7 @@ func (j *CreateSessionInput) UnmarshalJSON(value []byte) error {
 		return fmt.Errorf("field %s: must be >= %v", "height", 1)
 	}
 	if plain.Name != nil {
-		if matched := createSessionInputPattern0.MatchString(string(*plain.Name)); !matched {
+		if matched := createSessionInputPattern0().MatchString(string(*plain.Name)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "Name", `^[^:.]+$`)
 		}
 	}
@@ -81,7 +82,7 @@ func (j *CreateSessionInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	createSessionInputPattern0 = regexp.MustCompile(`^[^:.]+$`)
+	createSessionInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^:.]+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type CreateWindowInput struct {
@@ -73,7 +74,7 @@ func (j *CreateWindowInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["select"]; !ok || v == nil {
 		plain.Select = false
 	}
-	if matched := createWindowInputPattern0.MatchString(string(plain.SessionID)); !matched {
+	if matched := createWindowInputPattern0().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	if plain.Width != nil && 10000 < *plain.Width {
@@ -86,7 +87,7 @@ func (j *CreateWindowInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	createWindowInputPattern0 = regexp.MustCompile(`^\$\d+$`)
+	createWindowInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
 )

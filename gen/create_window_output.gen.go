@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type CreateWindowOutput struct {
 	// Pass to capture_since or a wait to read on from here.
@@ -58,22 +59,22 @@ func (j *CreateWindowOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := createWindowOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := createWindowOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if matched := createWindowOutputPattern1.MatchString(string(plain.SessionID)); !matched {
+	if matched := createWindowOutputPattern1().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
-	if matched := createWindowOutputPattern2.MatchString(string(plain.WindowID)); !matched {
+	if matched := createWindowOutputPattern2().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = CreateWindowOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	createWindowOutputPattern0 = regexp.MustCompile(`^%\d+$`)
-	createWindowOutputPattern1 = regexp.MustCompile(`^\$\d+$`)
-	createWindowOutputPattern2 = regexp.MustCompile(`^@\d+$`)
+	createWindowOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
+	createWindowOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
+	createWindowOutputPattern2 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

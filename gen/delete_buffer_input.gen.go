@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type DeleteBufferInput struct {
@@ -26,7 +27,7 @@ func (j *DeleteBufferInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := deleteBufferInputPattern0.MatchString(string(plain.Name)); !matched {
+	if matched := deleteBufferInputPattern0().MatchString(string(plain.Name)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "Name", `^[^\\\x00-\x1f\x7f]+$`)
 	}
 	if utf8.RuneCountInString(string(plain.Name)) < 1 {
@@ -39,7 +40,7 @@ func (j *DeleteBufferInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	deleteBufferInputPattern0 = regexp.MustCompile(`^[^\\\x00-\x1f\x7f]+$`)
+	deleteBufferInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^\\\x00-\x1f\x7f]+$`) })
 )

@@ -6,6 +6,7 @@ import "encoding/json"
 import "fmt"
 import "reflect"
 import "regexp"
+import "sync"
 
 type FindPaneByPositionInput struct {
 	// With side.
@@ -74,12 +75,12 @@ func (j *FindPaneByPositionInput) UnmarshalJSON(value []byte) error {
 		return err
 	}
 	if plain.PaneID != nil {
-		if matched := findPaneByPositionInputPattern0.MatchString(string(*plain.PaneID)); !matched {
+		if matched := findPaneByPositionInputPattern0().MatchString(string(*plain.PaneID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 		}
 	}
 	if plain.WindowID != nil {
-		if matched := findPaneByPositionInputPattern1.MatchString(string(*plain.WindowID)); !matched {
+		if matched := findPaneByPositionInputPattern1().MatchString(string(*plain.WindowID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 		}
 	}
@@ -99,8 +100,8 @@ func (j *FindPaneByPositionInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	findPaneByPositionInputPattern0 = regexp.MustCompile(`^%\d+$`)
-	findPaneByPositionInputPattern1 = regexp.MustCompile(`^@\d+$`)
+	findPaneByPositionInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
+	findPaneByPositionInputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

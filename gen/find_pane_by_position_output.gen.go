@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type FindPaneByPositionOutput struct {
 	// Panes corresponds to the JSON schema field "panes".
@@ -37,7 +38,7 @@ func (j *FindPaneByPositionOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := findPaneByPositionOutputPattern0.MatchString(string(plain.WindowID)); !matched {
+	if matched := findPaneByPositionOutputPattern0().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = FindPaneByPositionOutput(plain)
@@ -99,7 +100,7 @@ func (j *FoundPane) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Left {
 		return fmt.Errorf("field %s: must be >= %v", "left", 0)
 	}
-	if matched := findPaneByPositionOutputPattern1.MatchString(string(plain.PaneID)); !matched {
+	if matched := findPaneByPositionOutputPattern1().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if 0 > plain.Top {
@@ -112,8 +113,8 @@ func (j *FoundPane) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	findPaneByPositionOutputPattern0 = regexp.MustCompile(`^@\d+$`)
-	findPaneByPositionOutputPattern1 = regexp.MustCompile(`^%\d+$`)
+	findPaneByPositionOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
+	findPaneByPositionOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type GetPaneInfoOutput struct {
 	// Active corresponds to the JSON schema field "active".
@@ -207,10 +208,10 @@ func (j *GetPaneInfoOutput) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Left {
 		return fmt.Errorf("field %s: must be >= %v", "left", 0)
 	}
-	if matched := getPaneInfoOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := getPaneInfoOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if matched := getPaneInfoOutputPattern1.MatchString(string(plain.SessionID)); !matched {
+	if matched := getPaneInfoOutputPattern1().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	if 0 > plain.Top {
@@ -219,16 +220,16 @@ func (j *GetPaneInfoOutput) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 0)
 	}
-	if matched := getPaneInfoOutputPattern2.MatchString(string(plain.WindowID)); !matched {
+	if matched := getPaneInfoOutputPattern2().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = GetPaneInfoOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	getPaneInfoOutputPattern0 = regexp.MustCompile(`^%\d+$`)
-	getPaneInfoOutputPattern1 = regexp.MustCompile(`^\$\d+$`)
-	getPaneInfoOutputPattern2 = regexp.MustCompile(`^@\d+$`)
+	getPaneInfoOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
+	getPaneInfoOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
+	getPaneInfoOutputPattern2 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

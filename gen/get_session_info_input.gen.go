@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type GetSessionInfoInput struct {
 	// SessionID corresponds to the JSON schema field "sessionId".
@@ -25,14 +26,14 @@ func (j *GetSessionInfoInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := getSessionInfoInputPattern0.MatchString(string(plain.SessionID)); !matched {
+	if matched := getSessionInfoInputPattern0().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	*j = GetSessionInfoInput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	getSessionInfoInputPattern0 = regexp.MustCompile(`^\$\d+$`)
+	getSessionInfoInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
 )

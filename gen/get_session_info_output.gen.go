@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type GetSessionInfoOutput struct {
 	// ActiveWindowID corresponds to the JSON schema field "activeWindowId".
@@ -67,13 +68,13 @@ func (j *GetSessionInfoOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := getSessionInfoOutputPattern0.MatchString(string(plain.ActiveWindowID)); !matched {
+	if matched := getSessionInfoOutputPattern0().MatchString(string(plain.ActiveWindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "ActiveWindowID", `^@\d+$`)
 	}
 	if 0 > plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 0)
 	}
-	if matched := getSessionInfoOutputPattern1.MatchString(string(plain.SessionID)); !matched {
+	if matched := getSessionInfoOutputPattern1().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	if 0 > plain.Width {
@@ -153,15 +154,15 @@ func (j *SessionWindow) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 0)
 	}
-	if matched := getSessionInfoOutputPattern0.MatchString(string(plain.WindowID)); !matched {
+	if matched := getSessionInfoOutputPattern0().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = SessionWindow(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	getSessionInfoOutputPattern0 = regexp.MustCompile(`^@\d+$`)
-	getSessionInfoOutputPattern1 = regexp.MustCompile(`^\$\d+$`)
+	getSessionInfoOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
+	getSessionInfoOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type GetWindowInfoInput struct {
 	// WindowID corresponds to the JSON schema field "windowId".
@@ -25,14 +26,14 @@ func (j *GetWindowInfoInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := getWindowInfoInputPattern0.MatchString(string(plain.WindowID)); !matched {
+	if matched := getWindowInfoInputPattern0().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = GetWindowInfoInput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	getWindowInfoInputPattern0 = regexp.MustCompile(`^@\d+$`)
+	getWindowInfoInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type GetWindowInfoOutput struct {
 	// Active corresponds to the JSON schema field "active".
@@ -97,19 +98,19 @@ func (j *GetWindowInfoOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := getWindowInfoOutputPattern0.MatchString(string(plain.ActivePaneID)); !matched {
+	if matched := getWindowInfoOutputPattern0().MatchString(string(plain.ActivePaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "ActivePaneID", `^%\d+$`)
 	}
 	if 0 > plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 0)
 	}
-	if matched := getWindowInfoOutputPattern1.MatchString(string(plain.SessionID)); !matched {
+	if matched := getWindowInfoOutputPattern1().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	if 0 > plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 0)
 	}
-	if matched := getWindowInfoOutputPattern2.MatchString(string(plain.WindowID)); !matched {
+	if matched := getWindowInfoOutputPattern2().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = GetWindowInfoOutput(plain)
@@ -189,7 +190,7 @@ func (j *WindowPane) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Left {
 		return fmt.Errorf("field %s: must be >= %v", "left", 0)
 	}
-	if matched := getWindowInfoOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := getWindowInfoOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if 0 > plain.Top {
@@ -202,9 +203,9 @@ func (j *WindowPane) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	getWindowInfoOutputPattern0 = regexp.MustCompile(`^%\d+$`)
-	getWindowInfoOutputPattern1 = regexp.MustCompile(`^\$\d+$`)
-	getWindowInfoOutputPattern2 = regexp.MustCompile(`^@\d+$`)
+	getWindowInfoOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
+	getWindowInfoOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
+	getWindowInfoOutputPattern2 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

@@ -6,6 +6,7 @@ import "encoding/json"
 import "fmt"
 import "reflect"
 import "regexp"
+import "sync"
 
 type JoinPaneInput struct {
 	// Direction corresponds to the JSON schema field "direction".
@@ -81,7 +82,7 @@ func (j *JoinPaneInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["force"]; !ok || v == nil {
 		plain.Force = false
 	}
-	if matched := joinPaneInputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := joinPaneInputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if plain.Percent != nil && 99 < *plain.Percent {
@@ -90,14 +91,14 @@ func (j *JoinPaneInput) UnmarshalJSON(value []byte) error {
 	if plain.Percent != nil && 1 > *plain.Percent {
 		return fmt.Errorf("field %s: must be >= %v", "percent", 1)
 	}
-	if matched := joinPaneInputPattern0.MatchString(string(plain.TargetPaneID)); !matched {
+	if matched := joinPaneInputPattern0().MatchString(string(plain.TargetPaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "TargetPaneID", `^%\d+$`)
 	}
 	*j = JoinPaneInput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	joinPaneInputPattern0 = regexp.MustCompile(`^%\d+$`)
+	joinPaneInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type JoinPaneOutput struct {
 	// PaneID corresponds to the JSON schema field "paneId".
@@ -37,18 +38,18 @@ func (j *JoinPaneOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := joinPaneOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := joinPaneOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if matched := joinPaneOutputPattern1.MatchString(string(plain.WindowID)); !matched {
+	if matched := joinPaneOutputPattern1().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = JoinPaneOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	joinPaneOutputPattern0 = regexp.MustCompile(`^%\d+$`)
-	joinPaneOutputPattern1 = regexp.MustCompile(`^@\d+$`)
+	joinPaneOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
+	joinPaneOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

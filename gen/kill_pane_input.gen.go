@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type KillPaneInput struct {
 	// Act even on this server's own pane.
@@ -31,14 +32,14 @@ func (j *KillPaneInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["force"]; !ok || v == nil {
 		plain.Force = false
 	}
-	if matched := killPaneInputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := killPaneInputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	*j = KillPaneInput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	killPaneInputPattern0 = regexp.MustCompile(`^%\d+$`)
+	killPaneInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

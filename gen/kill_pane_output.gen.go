@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type KillPaneOutput struct {
 	// PaneID corresponds to the JSON schema field "paneId".
@@ -37,18 +38,18 @@ func (j *KillPaneOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := killPaneOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := killPaneOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if matched := killPaneOutputPattern1.MatchString(string(plain.WindowID)); !matched {
+	if matched := killPaneOutputPattern1().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = KillPaneOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	killPaneOutputPattern0 = regexp.MustCompile(`^%\d+$`)
-	killPaneOutputPattern1 = regexp.MustCompile(`^@\d+$`)
+	killPaneOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
+	killPaneOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

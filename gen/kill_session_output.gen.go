@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type KillSessionOutput struct {
 	// PaneIds corresponds to the JSON schema field "paneIds".
@@ -37,14 +38,14 @@ func (j *KillSessionOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := killSessionOutputPattern0.MatchString(string(plain.SessionID)); !matched {
+	if matched := killSessionOutputPattern0().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	*j = KillSessionOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	killSessionOutputPattern0 = regexp.MustCompile(`^\$\d+$`)
+	killSessionOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type KillWindowInput struct {
 	// Act even on this server's own pane.
@@ -31,14 +32,14 @@ func (j *KillWindowInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["force"]; !ok || v == nil {
 		plain.Force = false
 	}
-	if matched := killWindowInputPattern0.MatchString(string(plain.WindowID)); !matched {
+	if matched := killWindowInputPattern0().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = KillWindowInput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	killWindowInputPattern0 = regexp.MustCompile(`^@\d+$`)
+	killWindowInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

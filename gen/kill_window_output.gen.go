@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type KillWindowOutput struct {
 	// PaneIds corresponds to the JSON schema field "paneIds".
@@ -43,18 +44,18 @@ func (j *KillWindowOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := killWindowOutputPattern0.MatchString(string(plain.SessionID)); !matched {
+	if matched := killWindowOutputPattern0().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
-	if matched := killWindowOutputPattern1.MatchString(string(plain.WindowID)); !matched {
+	if matched := killWindowOutputPattern1().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = KillWindowOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	killWindowOutputPattern0 = regexp.MustCompile(`^\$\d+$`)
-	killWindowOutputPattern1 = regexp.MustCompile(`^@\d+$`)
+	killWindowOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
+	killWindowOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

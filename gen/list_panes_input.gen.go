@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type ListPanesInput struct {
@@ -29,7 +30,7 @@ func (j *ListPanesInput) UnmarshalJSON(value []byte) error {
 		return err
 	}
 	if plain.SessionID != nil {
-		if matched := listPanesInputPattern0.MatchString(string(*plain.SessionID)); !matched {
+		if matched := listPanesInputPattern0().MatchString(string(*plain.SessionID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 		}
 	}
@@ -40,7 +41,7 @@ func (j *ListPanesInput) UnmarshalJSON(value []byte) error {
 		return fmt.Errorf("field %s length: must be <= %d", "sessionName", 256)
 	}
 	if plain.WindowID != nil {
-		if matched := listPanesInputPattern1.MatchString(string(*plain.WindowID)); !matched {
+		if matched := listPanesInputPattern1().MatchString(string(*plain.WindowID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 		}
 	}
@@ -54,8 +55,8 @@ func (j *ListPanesInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	listPanesInputPattern0 = regexp.MustCompile(`^\$\d+$`)
-	listPanesInputPattern1 = regexp.MustCompile(`^@\d+$`)
+	listPanesInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
+	listPanesInputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

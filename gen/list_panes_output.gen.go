@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type ListPanesOutput struct {
 	// Panes corresponds to the JSON schema field "panes".
@@ -178,10 +179,10 @@ func (j *PaneView) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Left {
 		return fmt.Errorf("field %s: must be >= %v", "left", 0)
 	}
-	if matched := listPanesOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := listPanesOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if matched := listPanesOutputPattern1.MatchString(string(plain.SessionID)); !matched {
+	if matched := listPanesOutputPattern1().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	if 0 > plain.Top {
@@ -190,16 +191,16 @@ func (j *PaneView) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 0)
 	}
-	if matched := listPanesOutputPattern2.MatchString(string(plain.WindowID)); !matched {
+	if matched := listPanesOutputPattern2().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = PaneView(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	listPanesOutputPattern0 = regexp.MustCompile(`^%\d+$`)
-	listPanesOutputPattern1 = regexp.MustCompile(`^\$\d+$`)
-	listPanesOutputPattern2 = regexp.MustCompile(`^@\d+$`)
+	listPanesOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
+	listPanesOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
+	listPanesOutputPattern2 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type ListSessionsOutput struct {
 	// Sessions corresponds to the JSON schema field "sessions".
@@ -96,7 +97,7 @@ func (j *SessionView) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 0)
 	}
-	if matched := listSessionsOutputPattern0.MatchString(string(plain.SessionID)); !matched {
+	if matched := listSessionsOutputPattern0().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	if 0 > plain.Width {
@@ -109,7 +110,7 @@ func (j *SessionView) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	listSessionsOutputPattern0 = regexp.MustCompile(`^\$\d+$`)
+	listSessionsOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
 )

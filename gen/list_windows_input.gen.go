@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type ListWindowsInput struct {
@@ -23,7 +24,7 @@ func (j *ListWindowsInput) UnmarshalJSON(value []byte) error {
 		return err
 	}
 	if plain.SessionID != nil {
-		if matched := listWindowsInputPattern0.MatchString(string(*plain.SessionID)); !matched {
+		if matched := listWindowsInputPattern0().MatchString(string(*plain.SessionID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 		}
 	}
@@ -37,7 +38,7 @@ func (j *ListWindowsInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	listWindowsInputPattern0 = regexp.MustCompile(`^\$\d+$`)
+	listWindowsInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type ListWindowsOutput struct {
 	// Windows corresponds to the JSON schema field "windows".
@@ -120,21 +121,21 @@ func (j *WindowView) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Panes {
 		return fmt.Errorf("field %s: must be >= %v", "panes", 0)
 	}
-	if matched := listWindowsOutputPattern0.MatchString(string(plain.SessionID)); !matched {
+	if matched := listWindowsOutputPattern0().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	if 0 > plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 0)
 	}
-	if matched := listWindowsOutputPattern1.MatchString(string(plain.WindowID)); !matched {
+	if matched := listWindowsOutputPattern1().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = WindowView(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	listWindowsOutputPattern0 = regexp.MustCompile(`^\$\d+$`)
-	listWindowsOutputPattern1 = regexp.MustCompile(`^@\d+$`)
+	listWindowsOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
+	listWindowsOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

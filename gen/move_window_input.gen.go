@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type MoveWindowInput struct {
 	// Act even on this server's own pane.
@@ -46,18 +47,18 @@ func (j *MoveWindowInput) UnmarshalJSON(value []byte) error {
 	if plain.Index != nil && 0 > *plain.Index {
 		return fmt.Errorf("field %s: must be >= %v", "index", 0)
 	}
-	if matched := moveWindowInputPattern0.MatchString(string(plain.SessionID)); !matched {
+	if matched := moveWindowInputPattern0().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
-	if matched := moveWindowInputPattern1.MatchString(string(plain.WindowID)); !matched {
+	if matched := moveWindowInputPattern1().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = MoveWindowInput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	moveWindowInputPattern0 = regexp.MustCompile(`^\$\d+$`)
-	moveWindowInputPattern1 = regexp.MustCompile(`^@\d+$`)
+	moveWindowInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
+	moveWindowInputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

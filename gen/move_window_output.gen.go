@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type MoveWindowOutput struct {
 	// Index corresponds to the JSON schema field "index".
@@ -43,18 +44,18 @@ func (j *MoveWindowOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := moveWindowOutputPattern0.MatchString(string(plain.SessionID)); !matched {
+	if matched := moveWindowOutputPattern0().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
-	if matched := moveWindowOutputPattern1.MatchString(string(plain.WindowID)); !matched {
+	if matched := moveWindowOutputPattern1().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = MoveWindowOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	moveWindowOutputPattern0 = regexp.MustCompile(`^\$\d+$`)
-	moveWindowOutputPattern1 = regexp.MustCompile(`^@\d+$`)
+	moveWindowOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
+	moveWindowOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

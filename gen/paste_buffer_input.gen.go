@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type PasteBufferInput struct {
@@ -50,7 +51,7 @@ func (j *PasteBufferInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["force"]; !ok || v == nil {
 		plain.Force = false
 	}
-	if matched := pasteBufferInputPattern0.MatchString(string(plain.Name)); !matched {
+	if matched := pasteBufferInputPattern0().MatchString(string(plain.Name)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "Name", `^[^\\\x00-\x1f\x7f]+$`)
 	}
 	if utf8.RuneCountInString(string(plain.Name)) < 1 {
@@ -59,15 +60,15 @@ func (j *PasteBufferInput) UnmarshalJSON(value []byte) error {
 	if utf8.RuneCountInString(string(plain.Name)) > 256 {
 		return fmt.Errorf("field %s length: must be <= %d", "name", 256)
 	}
-	if matched := pasteBufferInputPattern1.MatchString(string(plain.PaneID)); !matched {
+	if matched := pasteBufferInputPattern1().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	*j = PasteBufferInput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	pasteBufferInputPattern0 = regexp.MustCompile(`^[^\\\x00-\x1f\x7f]+$`)
-	pasteBufferInputPattern1 = regexp.MustCompile(`^%\d+$`)
+	pasteBufferInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^\\\x00-\x1f\x7f]+$`) })
+	pasteBufferInputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type PasteBufferOutput struct {
 	// Pass to capture_since or a wait to read on from here.
@@ -51,14 +52,14 @@ func (j *PasteBufferOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := pasteBufferOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := pasteBufferOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	*j = PasteBufferOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	pasteBufferOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+	pasteBufferOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type PasteTextInput struct {
@@ -44,7 +45,7 @@ func (j *PasteTextInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["force"]; !ok || v == nil {
 		plain.Force = false
 	}
-	if matched := pasteTextInputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := pasteTextInputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if utf8.RuneCountInString(string(plain.Text)) < 1 {
@@ -57,7 +58,7 @@ func (j *PasteTextInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	pasteTextInputPattern0 = regexp.MustCompile(`^%\d+$`)
+	pasteTextInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type PasteTextOutput struct {
 	// Bytes corresponds to the JSON schema field "bytes".
@@ -48,14 +49,14 @@ func (j *PasteTextOutput) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Bytes {
 		return fmt.Errorf("field %s: must be >= %v", "bytes", 0)
 	}
-	if matched := pasteTextOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := pasteTextOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	*j = PasteTextOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	pasteTextOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+	pasteTextOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

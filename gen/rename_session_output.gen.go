@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type RenameSessionOutput struct {
 	// Name corresponds to the JSON schema field "name".
@@ -31,14 +32,14 @@ func (j *RenameSessionOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := renameSessionOutputPattern0.MatchString(string(plain.SessionID)); !matched {
+	if matched := renameSessionOutputPattern0().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
 	*j = RenameSessionOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	renameSessionOutputPattern0 = regexp.MustCompile(`^\$\d+$`)
+	renameSessionOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type RenameWindowInput struct {
@@ -38,14 +39,14 @@ func (j *RenameWindowInput) UnmarshalJSON(value []byte) error {
 	if utf8.RuneCountInString(string(plain.Name)) > 256 {
 		return fmt.Errorf("field %s length: must be <= %d", "name", 256)
 	}
-	if matched := renameWindowInputPattern0.MatchString(string(plain.WindowID)); !matched {
+	if matched := renameWindowInputPattern0().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = RenameWindowInput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	renameWindowInputPattern0 = regexp.MustCompile(`^@\d+$`)
+	renameWindowInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type RenameWindowOutput struct {
 	// Name corresponds to the JSON schema field "name".
@@ -31,14 +32,14 @@ func (j *RenameWindowOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := renameWindowOutputPattern0.MatchString(string(plain.WindowID)); !matched {
+	if matched := renameWindowOutputPattern0().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = RenameWindowOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	renameWindowOutputPattern0 = regexp.MustCompile(`^@\d+$`)
+	renameWindowOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

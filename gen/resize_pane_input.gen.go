@@ -6,6 +6,7 @@ import "encoding/json"
 import "fmt"
 import "reflect"
 import "regexp"
+import "sync"
 
 type ResizePaneInput struct {
 	// Cells to move the border by.
@@ -96,7 +97,7 @@ func (j *ResizePaneInput) UnmarshalJSON(value []byte) error {
 	if plain.Height != nil && 1 > *plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 1)
 	}
-	if matched := resizePaneInputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := resizePaneInputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if plain.Width != nil && 10000 < *plain.Width {
@@ -109,7 +110,7 @@ func (j *ResizePaneInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	resizePaneInputPattern0 = regexp.MustCompile(`^%\d+$`)
+	resizePaneInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type ResizePaneOutput struct {
 	// Height corresponds to the JSON schema field "height".
@@ -49,18 +50,18 @@ func (j *ResizePaneOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := resizePaneOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := resizePaneOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if matched := resizePaneOutputPattern1.MatchString(string(plain.WindowID)); !matched {
+	if matched := resizePaneOutputPattern1().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = ResizePaneOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	resizePaneOutputPattern0 = regexp.MustCompile(`^%\d+$`)
-	resizePaneOutputPattern1 = regexp.MustCompile(`^@\d+$`)
+	resizePaneOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
+	resizePaneOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

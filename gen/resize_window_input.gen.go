@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type ResizeWindowInput struct {
 	// Act even on this server's own pane.
@@ -49,14 +50,14 @@ func (j *ResizeWindowInput) UnmarshalJSON(value []byte) error {
 	if plain.Width != nil && 1 > *plain.Width {
 		return fmt.Errorf("field %s: must be >= %v", "width", 1)
 	}
-	if matched := resizeWindowInputPattern0.MatchString(string(plain.WindowID)); !matched {
+	if matched := resizeWindowInputPattern0().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = ResizeWindowInput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	resizeWindowInputPattern0 = regexp.MustCompile(`^@\d+$`)
+	resizeWindowInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

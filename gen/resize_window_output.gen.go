@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type ResizeWindowOutput struct {
 	// Height corresponds to the JSON schema field "height".
@@ -37,14 +38,14 @@ func (j *ResizeWindowOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := resizeWindowOutputPattern0.MatchString(string(plain.WindowID)); !matched {
+	if matched := resizeWindowOutputPattern0().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = ResizeWindowOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	resizeWindowOutputPattern0 = regexp.MustCompile(`^@\d+$`)
+	resizeWindowOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type RespawnPaneOutput struct {
 	// PaneID corresponds to the JSON schema field "paneId".
@@ -31,14 +32,14 @@ func (j *RespawnPaneOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := respawnPaneOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := respawnPaneOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	*j = RespawnPaneOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	respawnPaneOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+	respawnPaneOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -6,6 +6,7 @@ import "encoding/json"
 import "fmt"
 import "reflect"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type RunProgramInput struct {
@@ -116,7 +117,7 @@ func (j *RunProgramInput) UnmarshalJSON(value []byte) error {
 		return fmt.Errorf("field %s: must be > %v", "maxLines", 0)
 	}
 	if plain.SessionName != nil {
-		if matched := runProgramInputPattern0.MatchString(string(*plain.SessionName)); !matched {
+		if matched := runProgramInputPattern0().MatchString(string(*plain.SessionName)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SessionName", `^[^:.]+$`)
 		}
 	}
@@ -145,7 +146,7 @@ func (j *RunProgramInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	runProgramInputPattern0 = regexp.MustCompile(`^[^:.]+$`)
+	runProgramInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^:.]+$`) })
 )

@@ -6,6 +6,7 @@ import "encoding/json"
 import "fmt"
 import "reflect"
 import "regexp"
+import "sync"
 
 type RunProgramOutput struct {
 	// Pass to capture_since or a wait to read on from here.
@@ -178,7 +179,7 @@ func (j *RunProgramOutput) UnmarshalJSON(value []byte) error {
 	if 0 > plain.OmittedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "omittedBytes", 0)
 	}
-	if matched := runProgramOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := runProgramOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if 0 > plain.ReturnedBytes {
@@ -188,7 +189,7 @@ func (j *RunProgramOutput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	runProgramOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+	runProgramOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

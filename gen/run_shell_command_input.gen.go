@@ -6,6 +6,7 @@ import "encoding/json"
 import "fmt"
 import "reflect"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type RunShellCommandInput struct {
@@ -95,7 +96,7 @@ func (j *RunShellCommandInput) UnmarshalJSON(value []byte) error {
 	if plain.MaxLines != nil && 0 >= *plain.MaxLines {
 		return fmt.Errorf("field %s: must be > %v", "maxLines", 0)
 	}
-	if matched := runShellCommandInputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := runShellCommandInputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if v, ok := raw["timeoutMs"]; !ok || v == nil {
@@ -111,7 +112,7 @@ func (j *RunShellCommandInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	runShellCommandInputPattern0 = regexp.MustCompile(`^%\d+$`)
+	runShellCommandInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

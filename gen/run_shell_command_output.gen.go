@@ -6,6 +6,7 @@ import "encoding/json"
 import "fmt"
 import "reflect"
 import "regexp"
+import "sync"
 
 type RunShellCommandOutput struct {
 	// CommandID corresponds to the JSON schema field "commandId".
@@ -223,7 +224,7 @@ func (j *RunShellCommandOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := runShellCommandOutputPattern0.MatchString(string(plain.CommandID)); !matched {
+	if matched := runShellCommandOutputPattern0().MatchString(string(plain.CommandID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "CommandID", `^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`)
 	}
 	if 0 > plain.DroppedLines {
@@ -241,7 +242,7 @@ func (j *RunShellCommandOutput) UnmarshalJSON(value []byte) error {
 	if 0 > plain.OmittedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "omittedBytes", 0)
 	}
-	if matched := runShellCommandOutputPattern1.MatchString(string(plain.PaneID)); !matched {
+	if matched := runShellCommandOutputPattern1().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if 0 > plain.ReturnedBytes {
@@ -251,8 +252,8 @@ func (j *RunShellCommandOutput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	runShellCommandOutputPattern0 = regexp.MustCompile(`^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`)
-	runShellCommandOutputPattern1 = regexp.MustCompile(`^%\d+$`)
+	runShellCommandOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`) })
+	runShellCommandOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type SearchPanesInput struct {
@@ -102,7 +103,7 @@ func (j *SearchPanesInput) UnmarshalJSON(value []byte) error {
 		plain.Scrollback = false
 	}
 	if plain.SessionID != nil {
-		if matched := searchPanesInputPattern0.MatchString(string(*plain.SessionID)); !matched {
+		if matched := searchPanesInputPattern0().MatchString(string(*plain.SessionID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 		}
 	}
@@ -116,7 +117,7 @@ func (j *SearchPanesInput) UnmarshalJSON(value []byte) error {
 		return fmt.Errorf("field %s: must be >= %v", "timeoutMs", 0)
 	}
 	if plain.WindowID != nil {
-		if matched := searchPanesInputPattern1.MatchString(string(*plain.WindowID)); !matched {
+		if matched := searchPanesInputPattern1().MatchString(string(*plain.WindowID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 		}
 	}
@@ -124,8 +125,8 @@ func (j *SearchPanesInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	searchPanesInputPattern0 = regexp.MustCompile(`^\$\d+$`)
-	searchPanesInputPattern1 = regexp.MustCompile(`^@\d+$`)
+	searchPanesInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
+	searchPanesInputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

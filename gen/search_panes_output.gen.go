@@ -6,6 +6,7 @@ import "encoding/json"
 import "fmt"
 import "reflect"
 import "regexp"
+import "sync"
 
 type SearchHit struct {
 	// Line corresponds to the JSON schema field "line".
@@ -38,7 +39,7 @@ func (j *SearchHit) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := searchPanesOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := searchPanesOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	*j = SearchHit(plain)
@@ -148,7 +149,7 @@ func (j *SearchPanesOutput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	searchPanesOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+	searchPanesOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

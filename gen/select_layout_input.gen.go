@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type SelectLayoutInput struct {
@@ -45,14 +46,14 @@ func (j *SelectLayoutInput) UnmarshalJSON(value []byte) error {
 	if utf8.RuneCountInString(string(plain.Layout)) > 4096 {
 		return fmt.Errorf("field %s length: must be <= %d", "layout", 4096)
 	}
-	if matched := selectLayoutInputPattern0.MatchString(string(plain.WindowID)); !matched {
+	if matched := selectLayoutInputPattern0().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = SelectLayoutInput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	selectLayoutInputPattern0 = regexp.MustCompile(`^@\d+$`)
+	selectLayoutInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type SelectLayoutOutput struct {
 	// Layout corresponds to the JSON schema field "layout".
@@ -31,14 +32,14 @@ func (j *SelectLayoutOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := selectLayoutOutputPattern0.MatchString(string(plain.WindowID)); !matched {
+	if matched := selectLayoutOutputPattern0().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = SelectLayoutOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	selectLayoutOutputPattern0 = regexp.MustCompile(`^@\d+$`)
+	selectLayoutOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type SelectWindowOutput struct {
 	// Index corresponds to the JSON schema field "index".
@@ -40,18 +41,18 @@ func (j *SelectWindowOutput) UnmarshalJSON(value []byte) error {
 	if 0 > plain.Index {
 		return fmt.Errorf("field %s: must be >= %v", "index", 0)
 	}
-	if matched := selectWindowOutputPattern0.MatchString(string(plain.SessionID)); !matched {
+	if matched := selectWindowOutputPattern0().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
-	if matched := selectWindowOutputPattern1.MatchString(string(plain.WindowID)); !matched {
+	if matched := selectWindowOutputPattern1().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = SelectWindowOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	selectWindowOutputPattern0 = regexp.MustCompile(`^\$\d+$`)
-	selectWindowOutputPattern1 = regexp.MustCompile(`^@\d+$`)
+	selectWindowOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
+	selectWindowOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

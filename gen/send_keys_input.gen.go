@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type SendKeysInput struct {
 	// Default: true for text, false for a key name.
@@ -46,14 +47,14 @@ func (j *SendKeysInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["literal"]; !ok || v == nil {
 		plain.Literal = false
 	}
-	if matched := sendKeysInputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := sendKeysInputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	*j = SendKeysInput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	sendKeysInputPattern0 = regexp.MustCompile(`^%\d+$`)
+	sendKeysInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type SetEnvironmentInput struct {
@@ -35,11 +36,11 @@ func (j *SetEnvironmentInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := setEnvironmentInputPattern0.MatchString(string(plain.Name)); !matched {
+	if matched := setEnvironmentInputPattern0().MatchString(string(plain.Name)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "Name", `^[A-Za-z_][A-Za-z0-9_]{0,255}$`)
 	}
 	if plain.SessionID != nil {
-		if matched := setEnvironmentInputPattern1.MatchString(string(*plain.SessionID)); !matched {
+		if matched := setEnvironmentInputPattern1().MatchString(string(*plain.SessionID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 		}
 	}
@@ -53,8 +54,8 @@ func (j *SetEnvironmentInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	setEnvironmentInputPattern0 = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,255}$`)
-	setEnvironmentInputPattern1 = regexp.MustCompile(`^\$\d+$`)
+	setEnvironmentInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,255}$`) })
+	setEnvironmentInputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
 )

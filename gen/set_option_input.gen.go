@@ -6,6 +6,7 @@ import "encoding/json"
 import "fmt"
 import "reflect"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type SetOptionInput struct {
@@ -82,11 +83,11 @@ func (j *SetOptionInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["global"]; !ok || v == nil {
 		plain.Global = false
 	}
-	if matched := setOptionInputPattern0.MatchString(string(plain.Name)); !matched {
+	if matched := setOptionInputPattern0().MatchString(string(plain.Name)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "Name", `^@?[A-Za-z0-9_-]{1,128}(\[[0-9]{1,6}\])?$`)
 	}
 	if plain.TargetID != nil {
-		if matched := setOptionInputPattern1.MatchString(string(*plain.TargetID)); !matched {
+		if matched := setOptionInputPattern1().MatchString(string(*plain.TargetID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "TargetID", `^[$@%]\d+$`)
 		}
 	}
@@ -100,8 +101,8 @@ func (j *SetOptionInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	setOptionInputPattern0 = regexp.MustCompile(`^@?[A-Za-z0-9_-]{1,128}(\[[0-9]{1,6}\])?$`)
-	setOptionInputPattern1 = regexp.MustCompile(`^[$@%]\d+$`)
+	setOptionInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@?[A-Za-z0-9_-]{1,128}(\[[0-9]{1,6}\])?$`) })
+	setOptionInputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[$@%]\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type SetPaneTitleInput struct {
@@ -32,7 +33,7 @@ func (j *SetPaneTitleInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := setPaneTitleInputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := setPaneTitleInputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if utf8.RuneCountInString(string(plain.Title)) > 1024 {
@@ -42,7 +43,7 @@ func (j *SetPaneTitleInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	setPaneTitleInputPattern0 = regexp.MustCompile(`^%\d+$`)
+	setPaneTitleInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

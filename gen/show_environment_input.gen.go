@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type ShowEnvironmentInput struct {
 	// Name corresponds to the JSON schema field "name".
@@ -22,12 +23,12 @@ func (j *ShowEnvironmentInput) UnmarshalJSON(value []byte) error {
 		return err
 	}
 	if plain.Name != nil {
-		if matched := showEnvironmentInputPattern0.MatchString(string(*plain.Name)); !matched {
+		if matched := showEnvironmentInputPattern0().MatchString(string(*plain.Name)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "Name", `^[A-Za-z_][A-Za-z0-9_]{0,255}$`)
 		}
 	}
 	if plain.SessionID != nil {
-		if matched := showEnvironmentInputPattern1.MatchString(string(*plain.SessionID)); !matched {
+		if matched := showEnvironmentInputPattern1().MatchString(string(*plain.SessionID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 		}
 	}
@@ -35,8 +36,8 @@ func (j *ShowEnvironmentInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	showEnvironmentInputPattern0 = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,255}$`)
-	showEnvironmentInputPattern1 = regexp.MustCompile(`^\$\d+$`)
+	showEnvironmentInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,255}$`) })
+	showEnvironmentInputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
 )

@@ -6,6 +6,7 @@ import "encoding/json"
 import "fmt"
 import "reflect"
 import "regexp"
+import "sync"
 
 type ShowHooksInput struct {
 	// The global hooks.
@@ -68,12 +69,12 @@ func (j *ShowHooksInput) UnmarshalJSON(value []byte) error {
 		plain.Global = false
 	}
 	if plain.Name != nil {
-		if matched := showHooksInputPattern0.MatchString(string(*plain.Name)); !matched {
+		if matched := showHooksInputPattern0().MatchString(string(*plain.Name)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "Name", `^[a-z-]{1,64}$`)
 		}
 	}
 	if plain.TargetID != nil {
-		if matched := showHooksInputPattern1.MatchString(string(*plain.TargetID)); !matched {
+		if matched := showHooksInputPattern1().MatchString(string(*plain.TargetID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "TargetID", `^[$@%]\d+$`)
 		}
 	}
@@ -81,8 +82,8 @@ func (j *ShowHooksInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	showHooksInputPattern0 = regexp.MustCompile(`^[a-z-]{1,64}$`)
-	showHooksInputPattern1 = regexp.MustCompile(`^[$@%]\d+$`)
+	showHooksInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z-]{1,64}$`) })
+	showHooksInputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[$@%]\d+$`) })
 )

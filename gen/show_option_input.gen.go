@@ -6,6 +6,7 @@ import "encoding/json"
 import "fmt"
 import "reflect"
 import "regexp"
+import "sync"
 
 type ShowOptionInput struct {
 	// The scope's global defaults.
@@ -79,12 +80,12 @@ func (j *ShowOptionInput) UnmarshalJSON(value []byte) error {
 		plain.Inherited = false
 	}
 	if plain.Name != nil {
-		if matched := showOptionInputPattern0.MatchString(string(*plain.Name)); !matched {
+		if matched := showOptionInputPattern0().MatchString(string(*plain.Name)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "Name", `^@?[A-Za-z0-9_-]{1,128}(\[[0-9]{1,6}\])?$`)
 		}
 	}
 	if plain.TargetID != nil {
-		if matched := showOptionInputPattern1.MatchString(string(*plain.TargetID)); !matched {
+		if matched := showOptionInputPattern1().MatchString(string(*plain.TargetID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "TargetID", `^[$@%]\d+$`)
 		}
 	}
@@ -92,8 +93,8 @@ func (j *ShowOptionInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	showOptionInputPattern0 = regexp.MustCompile(`^@?[A-Za-z0-9_-]{1,128}(\[[0-9]{1,6}\])?$`)
-	showOptionInputPattern1 = regexp.MustCompile(`^[$@%]\d+$`)
+	showOptionInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@?[A-Za-z0-9_-]{1,128}(\[[0-9]{1,6}\])?$`) })
+	showOptionInputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[$@%]\d+$`) })
 )

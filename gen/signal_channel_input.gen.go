@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type SignalChannelInput struct {
 	// Channel corresponds to the JSON schema field "channel".
@@ -31,14 +32,14 @@ func (j *SignalChannelInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := signalChannelInputPattern0.MatchString(string(plain.Channel)); !matched {
+	if matched := signalChannelInputPattern0().MatchString(string(plain.Channel)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "Channel", `^[A-Za-z0-9_.:-]{1,128}$`)
 	}
 	*j = SignalChannelInput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	signalChannelInputPattern0 = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
+	signalChannelInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`) })
 )

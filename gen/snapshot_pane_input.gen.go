@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type SnapshotPaneInput struct {
 	// Escapes corresponds to the JSON schema field "escapes".
@@ -40,14 +41,14 @@ func (j *SnapshotPaneInput) UnmarshalJSON(value []byte) error {
 	if plain.MaxLines != nil && 0 >= *plain.MaxLines {
 		return fmt.Errorf("field %s: must be > %v", "maxLines", 0)
 	}
-	if matched := snapshotPaneInputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := snapshotPaneInputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	*j = SnapshotPaneInput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	snapshotPaneInputPattern0 = regexp.MustCompile(`^%\d+$`)
+	snapshotPaneInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

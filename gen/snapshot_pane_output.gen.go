@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type SnapshotPaneOutput struct {
 	// AlternateScreen corresponds to the JSON schema field "alternateScreen".
@@ -137,7 +138,7 @@ func (j *SnapshotPaneOutput) UnmarshalJSON(value []byte) error {
 	if 0 > plain.OmittedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "omittedBytes", 0)
 	}
-	if matched := snapshotPaneOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := snapshotPaneOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if 0 > plain.ReturnedBytes {
@@ -153,7 +154,7 @@ func (j *SnapshotPaneOutput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	snapshotPaneOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+	snapshotPaneOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -6,6 +6,7 @@ import "encoding/json"
 import "fmt"
 import "reflect"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type SplitWindowInput struct {
@@ -105,7 +106,7 @@ func (j *SplitWindowInput) UnmarshalJSON(value []byte) error {
 	if plain.Height != nil && 1 > *plain.Height {
 		return fmt.Errorf("field %s: must be >= %v", "height", 1)
 	}
-	if matched := splitWindowInputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := splitWindowInputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if plain.Percent != nil && 99 < *plain.Percent {
@@ -127,7 +128,7 @@ func (j *SplitWindowInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	splitWindowInputPattern0 = regexp.MustCompile(`^%\d+$`)
+	splitWindowInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

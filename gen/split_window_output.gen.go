@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type SplitWindowOutput struct {
 	// Pass to capture_since or a wait to read on from here.
@@ -52,22 +53,22 @@ func (j *SplitWindowOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := splitWindowOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := splitWindowOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if matched := splitWindowOutputPattern1.MatchString(string(plain.SessionID)); !matched {
+	if matched := splitWindowOutputPattern1().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
-	if matched := splitWindowOutputPattern2.MatchString(string(plain.WindowID)); !matched {
+	if matched := splitWindowOutputPattern2().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = SplitWindowOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	splitWindowOutputPattern0 = regexp.MustCompile(`^%\d+$`)
-	splitWindowOutputPattern1 = regexp.MustCompile(`^\$\d+$`)
-	splitWindowOutputPattern2 = regexp.MustCompile(`^@\d+$`)
+	splitWindowOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
+	splitWindowOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
+	splitWindowOutputPattern2 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type StartProgramInput struct {
@@ -74,7 +75,7 @@ func (j *StartProgramInput) UnmarshalJSON(value []byte) error {
 		plain.KeepPane = false
 	}
 	if plain.SessionName != nil {
-		if matched := startProgramInputPattern0.MatchString(string(*plain.SessionName)); !matched {
+		if matched := startProgramInputPattern0().MatchString(string(*plain.SessionName)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SessionName", `^[^:.]+$`)
 		}
 	}
@@ -85,7 +86,7 @@ func (j *StartProgramInput) UnmarshalJSON(value []byte) error {
 		return fmt.Errorf("field %s length: must be <= %d", "sessionName", 256)
 	}
 	if plain.SplitPaneID != nil {
-		if matched := startProgramInputPattern1.MatchString(string(*plain.SplitPaneID)); !matched {
+		if matched := startProgramInputPattern1().MatchString(string(*plain.SplitPaneID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "SplitPaneID", `^%\d+$`)
 		}
 	}
@@ -114,8 +115,8 @@ func (j *StartProgramInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	startProgramInputPattern0 = regexp.MustCompile(`^[^:.]+$`)
-	startProgramInputPattern1 = regexp.MustCompile(`^%\d+$`)
+	startProgramInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^:.]+$`) })
+	startProgramInputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type StartProgramOutput struct {
 	// Pass to capture_since or a wait to read on from here.
@@ -83,22 +84,22 @@ func (j *StartProgramOutput) UnmarshalJSON(value []byte) error {
 	if 0 > plain.EffectiveWaitMs {
 		return fmt.Errorf("field %s: must be >= %v", "effectiveWaitMs", 0)
 	}
-	if matched := startProgramOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := startProgramOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if matched := startProgramOutputPattern1.MatchString(string(plain.SessionID)); !matched {
+	if matched := startProgramOutputPattern1().MatchString(string(plain.SessionID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "SessionID", `^\$\d+$`)
 	}
-	if matched := startProgramOutputPattern2.MatchString(string(plain.WindowID)); !matched {
+	if matched := startProgramOutputPattern2().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = StartProgramOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	startProgramOutputPattern0 = regexp.MustCompile(`^%\d+$`)
-	startProgramOutputPattern1 = regexp.MustCompile(`^\$\d+$`)
-	startProgramOutputPattern2 = regexp.MustCompile(`^@\d+$`)
+	startProgramOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
+	startProgramOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\d+$`) })
+	startProgramOutputPattern2 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type SwapPaneInput struct {
 	// Act even on this server's own pane.
@@ -37,17 +38,17 @@ func (j *SwapPaneInput) UnmarshalJSON(value []byte) error {
 	if v, ok := raw["force"]; !ok || v == nil {
 		plain.Force = false
 	}
-	if matched := swapPaneInputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := swapPaneInputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if matched := swapPaneInputPattern0.MatchString(string(plain.TargetPaneID)); !matched {
+	if matched := swapPaneInputPattern0().MatchString(string(plain.TargetPaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "TargetPaneID", `^%\d+$`)
 	}
 	*j = SwapPaneInput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	swapPaneInputPattern0 = regexp.MustCompile(`^%\d+$`)
+	swapPaneInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

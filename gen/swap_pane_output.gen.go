@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type SwapPaneOutput struct {
 	// PaneID corresponds to the JSON schema field "paneId".
@@ -43,24 +44,24 @@ func (j *SwapPaneOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := swapPaneOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := swapPaneOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
-	if matched := swapPaneOutputPattern0.MatchString(string(plain.TargetPaneID)); !matched {
+	if matched := swapPaneOutputPattern0().MatchString(string(plain.TargetPaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "TargetPaneID", `^%\d+$`)
 	}
-	if matched := swapPaneOutputPattern1.MatchString(string(plain.TargetWindowID)); !matched {
+	if matched := swapPaneOutputPattern1().MatchString(string(plain.TargetWindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "TargetWindowID", `^@\d+$`)
 	}
-	if matched := swapPaneOutputPattern1.MatchString(string(plain.WindowID)); !matched {
+	if matched := swapPaneOutputPattern1().MatchString(string(plain.WindowID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "WindowID", `^@\d+$`)
 	}
 	*j = SwapPaneOutput(plain)
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	swapPaneOutputPattern0 = regexp.MustCompile(`^%\d+$`)
-	swapPaneOutputPattern1 = regexp.MustCompile(`^@\d+$`)
+	swapPaneOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
+	swapPaneOutputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\d+$`) })
 )

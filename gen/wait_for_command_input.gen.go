@@ -6,6 +6,7 @@ import "encoding/json"
 import "fmt"
 import "reflect"
 import "regexp"
+import "sync"
 import "unicode/utf8"
 
 type WaitForCommandInput struct {
@@ -68,7 +69,7 @@ func (j *WaitForCommandInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := waitForCommandInputPattern0.MatchString(string(plain.CommandID)); !matched {
+	if matched := waitForCommandInputPattern0().MatchString(string(plain.CommandID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "CommandID", `^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`)
 	}
 	if utf8.RuneCountInString(string(plain.CommandID)) > 32 {
@@ -96,7 +97,7 @@ func (j *WaitForCommandInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	waitForCommandInputPattern0 = regexp.MustCompile(`^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`)
+	waitForCommandInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type WaitForExitInput struct {
 	// Stable pane id, e.g. %1.
@@ -30,7 +31,7 @@ func (j *WaitForExitInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := waitForExitInputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := waitForExitInputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if plain.TimeoutMs != nil && 9007199254740991 < *plain.TimeoutMs {
@@ -43,7 +44,7 @@ func (j *WaitForExitInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	waitForExitInputPattern0 = regexp.MustCompile(`^%\d+$`)
+	waitForExitInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type WaitForQuietInput struct {
 	// Count output from this cursor.
@@ -38,7 +39,7 @@ func (j *WaitForQuietInput) UnmarshalJSON(value []byte) error {
 		return err
 	}
 	if plain.Cursor != nil {
-		if matched := waitForQuietInputPattern0.MatchString(string(*plain.Cursor)); !matched {
+		if matched := waitForQuietInputPattern0().MatchString(string(*plain.Cursor)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "Cursor", `^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`)
 		}
 	}
@@ -48,7 +49,7 @@ func (j *WaitForQuietInput) UnmarshalJSON(value []byte) error {
 	if plain.MaxLines != nil && 0 >= *plain.MaxLines {
 		return fmt.Errorf("field %s: must be > %v", "maxLines", 0)
 	}
-	if matched := waitForQuietInputPattern1.MatchString(string(plain.PaneID)); !matched {
+	if matched := waitForQuietInputPattern1().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if v, ok := raw["quietMs"]; !ok || v == nil {
@@ -70,8 +71,8 @@ func (j *WaitForQuietInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	waitForQuietInputPattern0 = regexp.MustCompile(`^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`)
-	waitForQuietInputPattern1 = regexp.MustCompile(`^%\d+$`)
+	waitForQuietInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`) })
+	waitForQuietInputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -5,6 +5,7 @@ package gen
 import "encoding/json"
 import "fmt"
 import "regexp"
+import "sync"
 
 type WaitForTextInput struct {
 	// Start from a cursor an earlier capture_since or wait returned.
@@ -41,7 +42,7 @@ func (j *WaitForTextInput) UnmarshalJSON(value []byte) error {
 		return err
 	}
 	if plain.Cursor != nil {
-		if matched := waitForTextInputPattern0.MatchString(string(*plain.Cursor)); !matched {
+		if matched := waitForTextInputPattern0().MatchString(string(*plain.Cursor)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "Cursor", `^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`)
 		}
 	}
@@ -51,7 +52,7 @@ func (j *WaitForTextInput) UnmarshalJSON(value []byte) error {
 	if plain.MaxLines != nil && 0 >= *plain.MaxLines {
 		return fmt.Errorf("field %s: must be > %v", "maxLines", 0)
 	}
-	if matched := waitForTextInputPattern1.MatchString(string(plain.PaneID)); !matched {
+	if matched := waitForTextInputPattern1().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if len(plain.Patterns) > 64 {
@@ -67,8 +68,8 @@ func (j *WaitForTextInput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	waitForTextInputPattern0 = regexp.MustCompile(`^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`)
-	waitForTextInputPattern1 = regexp.MustCompile(`^%\d+$`)
+	waitForTextInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ltxc1\.[0-9a-f]{32}\.(?:0|[1-9][0-9]*)$`) })
+	waitForTextInputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

@@ -6,6 +6,7 @@ import "encoding/json"
 import "fmt"
 import "reflect"
 import "regexp"
+import "sync"
 
 type WaitForTextOutput struct {
 	// The pattern is on the pane now but printed before this wait began, so the wait
@@ -212,7 +213,7 @@ func (j *WaitForTextOutput) UnmarshalJSON(value []byte) error {
 	if -9007199254740991 > plain.OmittedBytes {
 		return fmt.Errorf("field %s: must be >= %v", "omittedBytes", -9007199254740991)
 	}
-	if matched := waitForTextOutputPattern0.MatchString(string(plain.PaneID)); !matched {
+	if matched := waitForTextOutputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 	}
 	if 9007199254740991 < plain.ReturnedBytes {
@@ -225,7 +226,7 @@ func (j *WaitForTextOutput) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-// The schema's patterns, compiled once (see gen/internal/generate).
+// The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
-	waitForTextOutputPattern0 = regexp.MustCompile(`^%\d+$`)
+	waitForTextOutputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

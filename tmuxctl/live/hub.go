@@ -61,6 +61,8 @@ type Hub struct {
 	seq       int                  // names FIFOs
 	listener  *deathListener       // nil until a death needs listening for
 	feeders   map[*Stream]*fifo    // streams whose FIFO reader runs, retired or not, and their FIFOs
+
+	readyBoard readyBoard // where the taps this instance starts say they listen
 }
 
 // Bounds of the hub's own tmux work, which no caller's context bounds.
@@ -393,8 +395,8 @@ func (h *Hub) Close() {
 // finishClose has closed the pipes. ok is false if the hub was closed.
 func (h *Hub) beginClose() (streams []*Stream, listener *deathListener, ok bool) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if h.closed {
+		h.mu.Unlock()
 		return nil, nil, false
 	}
 	h.closed = true
@@ -404,7 +406,10 @@ func (h *Hub) beginClose() (streams []*Stream, listener *deathListener, ok bool)
 		streams = append(streams, s)
 		h.retireLocked(s, HubClosed)
 	}
-	return streams, h.listener, true
+	listener = h.listener
+	h.mu.Unlock()
+	h.closeReadyBoard() // no dial waits any more (done is closed)
+	return streams, listener, true
 }
 
 // finishClose is the rest of Close.

@@ -85,6 +85,7 @@ func RunTap(args []string, stdin io.Reader, stderr io.Writer) int {
 	listen := fs.String("listen", "", "unix socket to serve readers on")
 	buffer := fs.Int("buffer", DefaultOptions.BufferBytes, "bytes of text kept")
 	idle := fs.Duration("idle", DefaultOptions.Idle, "end after this long without a reader")
+	ready := fs.String("ready", "", "unix datagram socket told when the tap listens")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -114,6 +115,7 @@ func RunTap(args []string, stdin io.Reader, stderr io.Writer) int {
 		t.giveBack()
 		return 1
 	}
+	tellReady(*ready, gen)
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	go func() {
@@ -136,8 +138,17 @@ func RunTap(args []string, stdin io.Reader, stderr io.Writer) int {
 	// Neither readers nor the pane's output wait for the record (a tmux
 	// command): what the pane printed is in the ring the moment a reader
 	// asks. Its end removes the mark, which the record, guarded by the
-	// mark without a pid, then leaves alone.
-	t.record()
+	// mark without a pid, then leaves alone. It waits for the instance
+	// that opened the pipe, a bounded time: on one P the command's own
+	// work would otherwise come before that instance's first read. Until
+	// the record, a sweep knows the tap lives by its socket.
+	recorded := make(chan struct{})
+	go func() {
+		defer close(recorded)
+		if t.awaitOpener(tapRecordWait) {
+			t.record()
+		}
+	}()
 	select {
 	case <-ended:
 		// The pane closed or its pipe was closed: let readers take the rest.
@@ -156,6 +167,7 @@ func RunTap(args []string, stdin io.Reader, stderr io.Writer) int {
 		t.s.mu.Unlock()
 	}
 	t.end()
+	<-recorded
 	// No reader may be cut off: once the socket's name is gone nobody new
 	// can connect, and those already queued are served to the end.
 	ln.SetDeadline(time.Now())
@@ -209,6 +221,31 @@ func (t *tap) listen() (*net.UnixListener, error) {
 			ln.SetUnlinkOnClose(false)
 		}
 		return ln, err
+	}
+}
+
+// tapRecordWait is how long the record waits for the instance that opened
+// the pipe to ask for the stream.
+const tapRecordWait = 50 * time.Millisecond
+
+// awaitOpener waits until the instance that opened the pipe has asked for
+// the stream, or for limit; it reports false if the tap ends first.
+func (t *tap) awaitOpener(limit time.Duration) bool {
+	timeout := time.After(limit)
+	for {
+		t.mu.Lock()
+		opened, left := t.opened, t.left
+		t.mu.Unlock()
+		if opened {
+			return true
+		}
+		select {
+		case <-left:
+		case <-timeout:
+			return true
+		case <-t.done:
+			return false
+		}
 	}
 }
 

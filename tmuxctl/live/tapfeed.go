@@ -121,14 +121,19 @@ func (s *Stream) syncTap(ctx context.Context) {
 // instance or another) has to answer on its socket.
 const tapJoinPatience = 5 * time.Second
 
-// tapCommand is the pipe-pane command that runs the tap of pane p.
-func (h *Hub) tapCommand(p tmuxctl.PaneID, gen [16]byte, socket string) string {
+// tapCommand is the pipe-pane command that runs the tap of pane p; ready
+// is the ready socket it tells when it listens ("": none).
+func (h *Hub) tapCommand(p tmuxctl.PaneID, gen [16]byte, socket, ready string) string {
 	q := tmuxctl.ShellQuote
-	return "exec " + q(h.opts.TapBinary) + " " + TapWord +
+	cmd := "exec " + q(h.opts.TapBinary) + " " + TapWord +
 		" -S " + q(h.client.SocketPath()) + " --tmux " + q(h.ops.Binary()) +
 		" --pane " + q(string(p)) + " --gen " + hex.EncodeToString(gen[:]) +
 		" --listen " + q(socket) + " --buffer " + strconv.Itoa(h.opts.BufferBytes) +
 		" --idle " + h.opts.Idle.String()
+	if ready != "" {
+		cmd += " --ready " + q(ready)
+	}
+	return cmd
 }
 
 // A tap's socket is dialled every tapDialStep for tapDialFast, then with
@@ -153,7 +158,11 @@ func (h *Hub) startTapStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl
 		tmuxctl.NonceBytes(gen[:])
 		socket := tapSocket(tapDir(h.client.SocketPath()), gen)
 		mark := tapMark(gen, socket)
-		pane, opened, err := h.ops.OpenPipe(ctx, p, h.tapCommand(p, gen, socket), mark)
+		readyPath, ready, forget := h.expectTap(gen)
+		pane, opened, err := h.ops.OpenPipe(ctx, p, h.tapCommand(p, gen, socket, readyPath), mark)
+		if err != nil || !opened {
+			forget() // no tap of ours starts
+		}
 		var taken *tmuxctl.PipeTakenError
 		var info tapInfo
 		ours := false
@@ -182,7 +191,7 @@ func (h *Hub) startTapStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl
 			// The tap reads the pane from its first byte, so the stream
 			// can be returned now and joined in the background: output
 			// printed after this returns reaches it all the same.
-			return h.followOwnTap(p, info, gate)
+			return h.followOwnTap(p, info, gate, ready, forget)
 		}
 		s, err := h.joinTap(ctx, p, info, gate)
 		switch {
@@ -210,13 +219,15 @@ func tapGone(h *Hub, p tmuxctl.PaneID, info tapInfo) bool {
 
 // followOwnTap returns the stream of a tap this instance has just started
 // and joins it in the background.
-func (h *Hub) followOwnTap(p tmuxctl.PaneID, info tapInfo, gate tmuxctl.Gate) (*Stream, error) {
+// ready is closed when the tap says it listens; forget ends that wait.
+func (h *Hub) followOwnTap(p tmuxctl.PaneID, info tapInfo, gate tmuxctl.Gate, ready <-chan struct{}, forget func()) (*Stream, error) {
 	s := newStream(h, p, h.opts.BufferBytes)
 	s.gen, s.mark = info.gen, info.baseMark()
 	tc := &tapConn{info: info, joined: make(chan struct{}), gate: gate, acked: !gate.Ack}
 	s.tap = tc
 	if !h.goFunc(func() {
-		conn, br, head, err := h.dialTap(h.ctx, p, info, true)
+		conn, br, head, err := h.dialTap(h.ctx, p, info, ready)
+		forget()
 		if err != nil {
 			close(tc.joined)
 			// The failure goes in before the drain is announced: a reader
@@ -259,15 +270,18 @@ func (h *Hub) followOwnTap(p tmuxctl.PaneID, info tapInfo, gate tmuxctl.Gate) (*
 		close(tc.joined)
 		h.feedTap(s, tc)
 	}) {
+		forget()
 		return nil, ErrHubClosed
 	}
 	return s, nil
 }
 
-// dialTap connects to the tap info names and reads its header; opener
-// says this instance opened the tap's pipe. It waits for a tap that is
-// starting, but not for one that has died.
-func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, opener bool) (*net.UnixConn, *bufio.Reader, tapHeaderBody, error) {
+// dialTap connects to the tap info names and reads its header. ready is
+// non-nil when this instance opened the tap's pipe: it is closed when the
+// tap says it listens. It waits for a tap that is starting, but not for
+// one that has died.
+func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, ready <-chan struct{}) (*net.UnixConn, *bufio.Reader, tapHeaderBody, error) {
+	opener := ready != nil
 	var head tapHeaderBody
 	if fi, err := os.Lstat(filepath.Dir(info.socket)); err == nil && (!fi.IsDir() || fi.Mode().Perm() != 0o700 || !ownedByMe(fi)) {
 		return nil, nil, head, fmt.Errorf("pane %s: its tap's directory %s is not private to this user", p, filepath.Dir(info.socket))
@@ -302,6 +316,8 @@ func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, opene
 			return nil, nil, head, ctx.Err()
 		case <-h.done:
 			return nil, nil, head, ErrHubClosed
+		case <-ready:
+			ready = nil // it listens: dial now, and poll should that fail
 		case <-time.After(pause):
 		}
 		if time.Since(start) > tapDialFast {
@@ -338,7 +354,7 @@ func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, opene
 // joinTap connects to another instance's tap, takes everything its ring
 // holds up to now, and follows it.
 func (h *Hub) joinTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, gate tmuxctl.Gate) (*Stream, error) {
-	conn, br, head, err := h.dialTap(ctx, p, info, false)
+	conn, br, head, err := h.dialTap(ctx, p, info, nil)
 	if err != nil {
 		return nil, err
 	}

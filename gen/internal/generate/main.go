@@ -79,9 +79,12 @@ func camel(s string) string {
 var matchCall = regexp.MustCompile("matched, _ := regexp\\.MatchString\\((`[^`]*`), ")
 
 // compilePatternsOnce rewrites the generated file so that each pattern is
-// compiled once, into a package variable named after the file's root
-// type, and matched with that: the same regexp, the same check, the same
-// error text (which quotes the pattern from its own literal).
+// compiled once, on its first use, into a package variable named after the
+// file's root type, and matched with that: the same regexp, the same check,
+// the same error text (which quotes the pattern from its own literal).
+// Compiling all of them when the package starts took 2–3 ms of every
+// process's start, a pane's tap included, whose path never decodes a tool
+// call.
 func compilePatternsOnce(file, root string) error {
 	src, err := os.ReadFile(file)
 	if err != nil {
@@ -102,15 +105,23 @@ func compilePatternsOnce(file, root string) error {
 		if !ok {
 			name = fmt.Sprintf("%sPattern%d", lowerFirst(root), len(seen))
 			seen[lit] = name
-			decls = append(decls, fmt.Sprintf("\t%s = regexp.MustCompile(%s)\n", name, lit))
+			decls = append(decls, fmt.Sprintf("\t%s = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(%s) })\n", name, lit))
 		}
-		return "matched := " + name + ".MatchString("
+		return "matched := " + name + "().MatchString("
 	})
 	if len(decls) == 0 {
 		return nil
 	}
-	out += "\n// The schema's patterns, compiled once (see gen/internal/generate).\nvar (\n" + strings.Join(decls, "") + ")\n"
+	if !strings.Contains(out, regexpImport) {
+		return fmt.Errorf("no %q line to add sync's after", regexpImport)
+	}
+	out = strings.Replace(out, regexpImport, regexpImport+"import \"sync\"\n", 1)
+	out += "\n// The schema's patterns, each compiled on its first use (see gen/internal/generate).\nvar (\n" + strings.Join(decls, "") + ")\n"
 	return os.WriteFile(file, []byte(out), 0o644)
 }
+
+// regexpImport is how go-jsonschema imports regexp, which a file with a
+// pattern always does.
+const regexpImport = "import \"regexp\"\n"
 
 func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }

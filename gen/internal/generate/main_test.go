@@ -39,14 +39,45 @@ func TestCompilePatternsOnce(t *testing.T) {
 	}
 	got, _ := os.ReadFile(file)
 	for _, want := range []string{
-		"if matched := fooInputPattern0.MatchString(a); !matched",
-		"if matched := fooInputPattern1.MatchString(b); !matched",
-		"if matched := fooInputPattern0.MatchString(b); !matched", // the same pattern, one variable
-		"if matched, _ := regexp.MatchString(`(`, b)",             // does not compile: left alone
-		"\tfooInputPattern0 = regexp.MustCompile(`^a$`)\n\tfooInputPattern1 = regexp.MustCompile(`^b+$`)\n)\n",
+		"import \"regexp\"\nimport \"sync\"\n",
+		"if matched := fooInputPattern0().MatchString(a); !matched",
+		"if matched := fooInputPattern1().MatchString(b); !matched",
+		"if matched := fooInputPattern0().MatchString(b); !matched", // the same pattern, one variable
+		"if matched, _ := regexp.MatchString(`(`, b)",               // does not compile: left alone
+		"\tfooInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^a$`) })\n" +
+			"\tfooInputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^b+$`) })\n)\n",
 	} {
 		if !strings.Contains(string(got), want) {
 			t.Errorf("rewritten file lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestGenCompilesNoPatternAtStart reads every generated file: a pattern
+// compiled at package init would cost every process's start (a pane's tap
+// included) again.
+func TestGenCompilesNoPatternAtStart(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "*.gen.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no generated files: %v", err)
+	}
+	lazy := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if !strings.Contains(line, "regexp.MustCompile(") {
+				continue
+			}
+			if !strings.Contains(line, "sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(") {
+				t.Errorf("%s:%d compiles a pattern when the package starts: %s", f, i+1, strings.TrimSpace(line))
+			}
+			lazy++
+		}
+	}
+	if lazy == 0 {
+		t.Fatal("no pattern found in gen/: the check reads the wrong files")
 	}
 }
