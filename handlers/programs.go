@@ -344,8 +344,11 @@ type started struct {
 // with hold, holds its exit, and only then lets the program run, so its
 // first byte is in the stream and (held) its status is never lost.
 func (h *Handlers) startProgram(ctx context.Context, where tmuxctl.Placement, spawn tmuxctl.Spawn, keep bool, gate tmuxctl.Gate, hold bool) (started, error) {
+	tap := h.hub.PrepareTap()
+	where.Pipe = tap.Pipe()
 	created, start, err := h.tmux.StartGated(ctx, where, spawn, gate)
 	if err != nil {
+		tap.Abandon()
 		return started{}, h.explain(ctx, err)
 	}
 	abandon := func(err error) (started, error) {
@@ -355,7 +358,7 @@ func (h *Handlers) startProgram(ctx context.Context, where tmuxctl.Placement, sp
 		gate.Abandon()
 		return started{}, h.explain(ctx, err)
 	}
-	s, err := h.hub.WatchPiped(ctx, created.Pane, gate)
+	s, err := h.hub.WatchCreated(ctx, created, gate, tap)
 	if err != nil {
 		return abandon(err)
 	}

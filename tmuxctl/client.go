@@ -244,14 +244,17 @@ func refusal(argv []string, r reply) error {
 
 var errNoAnswer = errors.New("tmux did not answer")
 
-// sourced runs one tmux command written into a private file (0600, in a
+// sourced runs tmux commands (one command list) written into a private file (0600, in a
 // private directory named like the live layer's, so that the next start
 // removes it should this process die first) through source-file, so that
 // none of its arguments appears in any process's argv.
-func (c *Client) sourced(ctx context.Context, argv []string) (string, error) {
-	for _, a := range argv {
-		if strings.IndexByte(a, 0) >= 0 {
-			return "", fmt.Errorf("%s: an argument contains a NUL byte, which tmux cannot take", argv[0])
+func (c *Client) sourced(ctx context.Context, cmds ...[]string) (string, error) {
+	argv := cmds[0]
+	for _, cmd := range cmds {
+		for _, a := range cmd {
+			if strings.IndexByte(a, 0) >= 0 {
+				return "", fmt.Errorf("%s: an argument contains a NUL byte, which tmux cannot take", cmd[0])
+			}
 		}
 	}
 	dir, err := os.MkdirTemp("", "tmux-mcp-"+strconv.Itoa(os.Getpid())+"-")
@@ -260,7 +263,7 @@ func (c *Client) sourced(ctx context.Context, argv []string) (string, error) {
 	}
 	defer os.RemoveAll(dir)
 	file := filepath.Join(dir, "command")
-	if err := os.WriteFile(file, []byte(quoteCommands(argv)+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte(quoteCommands(cmds...)+"\n"), 0o600); err != nil {
 		return "", err
 	}
 	// start-server first: new-session must work with no server running,

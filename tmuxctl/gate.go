@@ -82,13 +82,19 @@ func (g *gateFiles) release(ctx context.Context, name string, payload []byte) er
 
 // abandon gives up every FIFO not yet released, ends a release still
 // waiting for its reader (the pane's shell was killed, say), and removes
-// the directory.
+// the directory. A shell already waiting on a FIFO given up reads an
+// empty gate and ends: its pane would otherwise stay (tmux may have made
+// it before a failed or cancelled command list).
 func (g *gateFiles) abandon() {
 	g.mu.Lock()
 	var waits []chan struct{}
 	for _, name := range []string{gateGo, gateAck} {
 		if !g.released[name] {
 			g.released[name] = true
+			// Opening the writing end ends a reader's wait (none: ENXIO).
+			if w, err := os.OpenFile(g.path(name), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				w.Close()
+			}
 			continue
 		}
 		if done, ok := g.pending[name]; ok {

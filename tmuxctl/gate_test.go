@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
 // The gating shells talk to no tmux at all, so a pane's program starts,
@@ -178,4 +180,42 @@ func benchServer(b *testing.B) string {
 		b.Fatalf("%v %s", err, out)
 	}
 	return sock
+}
+
+// A gated shell already waiting at its gate ends when the gate is given
+// up (the pane of a command list that failed or was cancelled after tmux
+// made it): its program never runs, and the pane does not stay.
+func TestAbandonedGateEndsItsShell(t *testing.T) {
+	c, sock := client(t)
+	ctx := context.Background()
+	tmuxtest.Run(t, sock, "set-option", "-g", "remain-on-exit", "on")
+	ran := filepath.Join(t.TempDir(), "ran")
+	for _, ack := range []bool{false, true} {
+		gate, err := NewGate(ack, "n0nce")
+		if err != nil {
+			t.Fatal(err)
+		}
+		created, _, err := c.StartGated(ctx, Placement{}, Spawn{Argv: []string{"touch", ran}}, gate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The shell opens its gate as it starts: wait until it waits there.
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+			if cmd := strings.TrimSpace(tmuxtest.Run(t, sock, "display-message", "-p", "-t", string(created.Pane), "#{pane_current_command}")); cmd == "sh" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the gated shell never started")
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+		gate.Abandon()
+		p := deadPane(ctx, t, c, created.Pane)
+		if p.ExitStatus == nil || *p.ExitStatus != 126 {
+			t.Errorf("ack %v: the abandoned shell ended with status %v, signal %v; want 126", ack, p.ExitStatus, p.ExitSignal)
+		}
+		if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("ack %v: the program of an abandoned gate ran", ack)
+		}
+	}
 }

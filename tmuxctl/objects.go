@@ -380,7 +380,8 @@ type Created struct {
 	Session     SessionID
 	SessionName string
 	PID         int
-	ServerPID   int // the tmux server's process id
+	ServerPID   int  // the tmux server's process id
+	Piped       bool // the pane was piped by the CreationPipe it was made with
 
 	// defaultCommand is the new pane's default-command option, for a
 	// gated pane given no program ([Client.CreateGated]).
@@ -416,7 +417,8 @@ const nothingCreated = "nothing was created"
 // and the gating shell and the command's own words take some of that.
 const maxSpawnBytes = 8192
 
-func (c *Client) create(ctx context.Context, spawn Spawn, argv []string) (Created, error) {
+// after are commands that follow it in the same command list.
+func (c *Client) create(ctx context.Context, spawn Spawn, argv []string, after ...[]string) (Created, error) {
 	if err := spawn.check(nothingCreated); err != nil {
 		return Created{}, err
 	}
@@ -425,13 +427,14 @@ func (c *Client) create(ctx context.Context, spawn Spawn, argv []string) (Create
 	argv = append([]string{argv[0], "-P", "-F", spec}, argv[1:]...)
 	var out string
 	var err error
+	cmds := append([][]string{argv}, after...)
 	if len(spawn.Env) > 0 {
 		// Environment values are often secrets: they go to tmux in a
 		// private file, never on a command line that any user can read in
 		// the process list.
-		out, err = c.sourced(ctx, argv)
+		out, err = c.sourced(ctx, cmds...)
 	} else {
-		out, err = c.command(ctx, argv...)
+		out, err = c.commands(ctx, cmds...)
 	}
 	if err != nil {
 		return Created{}, err
@@ -514,21 +517,33 @@ type NewWindowOptions struct {
 	Select        bool   // make it the session's current window
 	Width, Height int    // resize the new window (only it) when not 0
 	Spawn
+
+	pipe CreationPipe // opened as the window is made (StartGated's)
 }
 
 // NewWindow adds a window to session s at the next free index.
 func (c *Client) NewWindow(ctx context.Context, s SessionID, o NewWindowOptions) (Created, error) {
 	argv := []string{"new-window", "-t", string(s) + ":"}
+	var after [][]string
+	if o.pipe.usable() {
+		// After the session's last window, which the commands after it
+		// then name ({end}): tmux runs one client's list with no other
+		// client's command in between.
+		end := string(s) + ":{end}"
+		argv = []string{"new-window", "-a", "-t", end}
+		after = o.pipe.commands(end)
+	}
 	if !o.Select {
 		argv = append(argv, "-d")
 	}
 	if o.Name != "" {
 		argv = append(argv, "-n", literalFormat(o.Name))
 	}
-	created, err := c.create(ctx, o.Spawn, argv)
+	created, err := c.create(ctx, o.Spawn, argv, after...)
 	if err != nil {
 		return Created{}, err
 	}
+	created.Piped = len(after) > 0
 	if err := c.ResizeWindow(ctx, created.Window, o.Width, o.Height); err != nil {
 		c.KillWindow(context.WithoutCancel(ctx), created.Window)
 		return Created{}, err

@@ -28,6 +28,10 @@ type Placement struct {
 	// then keeps at that size. A split shares an existing window, whose
 	// size is not this call's to change: they must be 0 with Split.
 	Width, Height int
+	// Pipe, if set, is opened as a new window in an existing session is
+	// made ([Created.Piped] says it was); a split or a new session is made
+	// without it, for the caller to pipe afterwards.
+	Pipe CreationPipe
 }
 
 // A Gate is how [Client.StartGated] runs the program once started. Make
@@ -173,10 +177,10 @@ func (c *Client) StartGated(ctx context.Context, where Placement, s Spawn, gate 
 			break
 		}
 		if err == nil {
-			created, err = c.NewWindow(ctx, sess.ID, NewWindowOptions{Name: where.WindowName, Spawn: gated})
+			created, err = c.NewWindow(ctx, sess.ID, NewWindowOptions{Name: where.WindowName, Spawn: gated, pipe: where.Pipe})
 		}
 	default:
-		created, err = c.programWindow(ctx, NewWindowOptions{Name: where.WindowName, Spawn: gated})
+		created, err = c.programWindow(ctx, NewWindowOptions{Name: where.WindowName, Spawn: gated, pipe: where.Pipe})
 	}
 	if err == nil && (where.Width > 0 || where.Height > 0) {
 		// The program waits at the gate, so it starts at this size.
