@@ -244,10 +244,11 @@ func refusal(argv []string, r reply) error {
 
 var errNoAnswer = errors.New("tmux did not answer")
 
-// sourced runs tmux commands (one command list) written into a private file (0600, in a
-// private directory named like the live layer's, so that the next start
-// removes it should this process die first) through source-file, so that
-// none of its arguments appears in any process's argv.
+// sourced runs tmux commands (one command list) written into a private
+// file (0600, in a private directory named like the live layer's, so that
+// the next start removes it should this process die first) through
+// source-file, so that none of their arguments appears in any process's
+// argv.
 func (c *Client) sourced(ctx context.Context, cmds ...[]string) (string, error) {
 	argv := cmds[0]
 	for _, cmd := range cmds {

@@ -17,8 +17,8 @@ import (
 // command list that makes it: the relay gets the new pane's id where the
 // placeholder stood, and everything else in it literally (tmux expands
 // formats in a pipe's command); the pipe has the program's first byte;
-// the window goes after the session's last one. In a session with a gap
-// in its indexes that is the gap-free end, not the gap.
+// the window goes after the session's last one, even past a gap in its
+// indexes (which a window made without the pipe takes).
 func TestCreationPipeOpensWithTheWindow(t *testing.T) {
 	c, sock := client(t)
 	ctx := context.Background()

@@ -60,6 +60,15 @@
 // connected as the tap ends is still served: the tap removes its socket's
 // name first, so no later one can come, then takes all that are queued.
 //
+// A tap this instance starts tells it when it listens, with a datagram on
+// a socket in the hub's private directory (tapready.go), so the first
+// dial need not wait for its next polling step; it records its pid once
+// that instance has connected. A program's pane made by [Hub.PrepareTap]
+// and [Hub.WatchCreated] gets its tap's pipe and mark in the command list
+// that makes it ([tmuxctl.CreationPipe]): one round trip fewer before the
+// tap starts, and no check for someone else's pipe on a pane that did not
+// exist.
+//
 // # Deaths
 //
 // A pane that closes ends its pipe (the FIFO reaches EOF). A pane kept

@@ -180,36 +180,11 @@ func (h *Hub) WatchPiped(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gat
 }
 
 func (h *Hub) watch(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*Stream, error) {
-	if err := h.ready(ctx); err != nil {
+	done, err := h.setUp(ctx, p)
+	if err != nil {
 		return nil, err
 	}
-	// One set-up per pane at a time: a second pipe-pane would find the
-	// first one's pipe and call the pane taken.
-	for {
-		h.mu.Lock()
-		if h.closed {
-			h.mu.Unlock()
-			return nil, ErrHubClosed
-		}
-		wait, busy := h.pending[p]
-		if !busy {
-			h.pending[p] = make(chan struct{})
-			h.mu.Unlock()
-			break
-		}
-		h.mu.Unlock()
-		select {
-		case <-wait:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	defer func() {
-		h.mu.Lock()
-		close(h.pending[p])
-		delete(h.pending, p)
-		h.mu.Unlock()
-	}()
+	defer done()
 
 	old := h.stream(p)
 	if old != nil && old.valid() && !old.isDead() && gate.AckChannel == "" {
@@ -240,6 +215,41 @@ func (h *Hub) watch(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*
 	h.byGen[s.gen] = s
 	s.touch()
 	return s, nil
+}
+
+// setUp waits for the start-up sweep and for any other set-up of pane p's
+// stream, then holds p's set-up until done is called: one set-up per pane
+// at a time, since a second pipe-pane would find the first one's pipe and
+// call the pane taken.
+func (h *Hub) setUp(ctx context.Context, p tmuxctl.PaneID) (done func(), err error) {
+	if err := h.ready(ctx); err != nil {
+		return nil, err
+	}
+	for {
+		h.mu.Lock()
+		if h.closed {
+			h.mu.Unlock()
+			return nil, ErrHubClosed
+		}
+		wait, busy := h.pending[p]
+		if !busy {
+			h.pending[p] = make(chan struct{})
+			h.mu.Unlock()
+			break
+		}
+		h.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return func() {
+		h.mu.Lock()
+		close(h.pending[p])
+		delete(h.pending, p)
+		h.mu.Unlock()
+	}, nil
 }
 
 // startStream starts the stream of pane p: through its tap, or without a

@@ -65,11 +65,13 @@ func (h *Hub) WatchCreated(ctx context.Context, created tmuxctl.Created, gate tm
 		t.Abandon()
 		return h.WatchPiped(ctx, created.Pane, gate)
 	}
-	if err := h.ready(ctx); err != nil {
+	p := created.Pane
+	done, err := h.setUp(ctx, p)
+	if err != nil {
 		t.forget()
 		return nil, err
 	}
-	p := created.Pane
+	defer done()
 	s, err := h.followOwnTap(p, t.info, gate, t.ready, t.forget)
 	if err != nil {
 		return nil, err
