@@ -202,6 +202,12 @@ func (h *Hub) watch(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*
 		s.fail(HubClosed) // never registered: the old dead stream stands
 		return old, nil
 	}
+	return h.register(p, s, old) // old: a dead pane that lives again
+}
+
+// register makes s pane p's stream, retiring old (p's stream until now,
+// if any), unless the hub has closed.
+func (h *Hub) register(p tmuxctl.PaneID, s, old *Stream) (*Stream, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -209,7 +215,7 @@ func (h *Hub) watch(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*
 		return nil, ErrHubClosed
 	}
 	if old != nil {
-		h.retireLocked(old, TopologyChanged) // a dead pane that lives again
+		h.retireLocked(old, TopologyChanged)
 	}
 	h.streams[p] = s
 	h.byGen[s.gen] = s

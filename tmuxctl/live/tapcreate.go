@@ -76,17 +76,5 @@ func (h *Hub) WatchCreated(ctx context.Context, created tmuxctl.Created, gate tm
 	if err != nil {
 		return nil, err
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed {
-		s.fail(HubClosed)
-		return nil, ErrHubClosed
-	}
-	if old := h.streams[p]; old != nil {
-		h.retireLocked(old, TopologyChanged) // a pane of a tmux server that restarted
-	}
-	h.streams[p] = s
-	h.byGen[s.gen] = s
-	s.touch()
-	return s, nil
+	return h.register(p, s, h.stream(p)) // a stream of p from a tmux server that restarted goes
 }
