@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -165,9 +164,9 @@ var clientCwd = sync.OnceValue(func() string {
 
 // environFor is the environment a native client running the command line
 // argv sends: the process's, or for a line of readers only TMUX and
-// TMUX_PANE. tmux copies every variable a client sends into a tree, which
-// made about 12 µs of a read with 35 variables, and more in the larger
-// environments MCP clients pass.
+// TMUX_PANE (imsg.OnlyTmuxVariables), since tmux copies each variable a
+// client sends into a tree: about 12 µs of a read with 35 variables, and
+// more in the larger environments MCP clients pass.
 func environFor(argv []string) []string {
 	env := os.Environ()
 	first := true
@@ -177,11 +176,5 @@ func environFor(argv []string) []string {
 		}
 		first = a == ";"
 	}
-	kept := env[:0]
-	for _, kv := range env {
-		if strings.HasPrefix(kv, "TMUX=") || strings.HasPrefix(kv, "TMUX_PANE=") {
-			kept = append(kept, kv)
-		}
-	}
-	return kept
+	return imsg.OnlyTmuxVariables(env)
 }

@@ -31,12 +31,5 @@ var cwd = sync.OnceValue(func() string {
 	return dir
 })
 
-func readerEnviron() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "TMUX=") || strings.HasPrefix(kv, "TMUX_PANE=") {
-			env = append(env, kv)
-		}
-	}
-	return env
-}
+// readerEnviron is what tmuxctl's native client sends for a read.
+func readerEnviron() []string { return imsg.OnlyTmuxVariables(os.Environ()) }

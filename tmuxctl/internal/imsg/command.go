@@ -507,3 +507,17 @@ func errnoOf(err error) syscall.Errno {
 	}
 	return syscall.EIO
 }
+
+// OnlyTmuxVariables keeps, of env, the TMUX and TMUX_PANE entries: all
+// that a command which only reads needs to send. tmux copies every
+// variable a client sends into a tree, which costs a read more than the
+// reading does when the environment is large.
+func OnlyTmuxVariables(env []string) []string {
+	var kept []string
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "TMUX=") || strings.HasPrefix(kv, "TMUX_PANE=") {
+			kept = append(kept, kv)
+		}
+	}
+	return kept
+}
