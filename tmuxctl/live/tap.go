@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -43,6 +44,10 @@ type tap struct {
 
 	started time.Time
 	stdin   *os.File // the pipe, when it is one, to see what it holds
+	// pulled counts the bytes read from the pipe, and taken those of
+	// them in the stream (take returned): pulled runs ahead of taken
+	// while one read is being taken (see takeUnread).
+	pulled, taken atomic.Int64
 
 	mu      sync.Mutex
 	readers int
@@ -56,6 +61,8 @@ type tap struct {
 	wg     sync.WaitGroup // reader servers
 	conns  map[net.Conn]struct{}
 	served []*tapReader // readers past their request, for the stdin reader to send to
+	// tookSome, made by a takeUnread waiting, is closed when taken grows.
+	tookSome chan struct{}
 }
 
 // tapStepTimeout bounds each tmux command a tap runs.
@@ -272,7 +279,15 @@ func (t *tap) read(stdin io.Reader) {
 	for {
 		n, err := stdin.Read(buf)
 		if n > 0 {
+			t.pulled.Add(int64(n))
 			readers = t.take(buf[:n], readers)
+			t.taken.Add(int64(n))
+			t.mu.Lock()
+			if t.tookSome != nil {
+				close(t.tookSome)
+				t.tookSome = nil
+			}
+			t.mu.Unlock()
 		}
 		if err != nil {
 			if err != io.EOF {
@@ -444,6 +459,35 @@ func (t *tap) unread() int {
 	return pipes.Unread(t.stdin)
 }
 
+// takeUnread waits until the stream holds what the stdin reader had
+// pulled from the pipe, and what waited in the pipe, when it was called:
+// for tapSyncDefer at most, so that a pane that never stops printing
+// cannot hold a reader back. (pulled is read first: the sum then never
+// counts a byte twice, so it is never more than will be taken.)
+func (t *tap) takeUnread(gone <-chan struct{}) {
+	want := t.pulled.Load()
+	want += int64(t.unread())
+	timeout := time.After(tapSyncDefer)
+	for {
+		t.mu.Lock()
+		if t.tookSome == nil {
+			t.tookSome = make(chan struct{})
+		}
+		took := t.tookSome
+		t.mu.Unlock()
+		if t.taken.Load() >= want {
+			return
+		}
+		select {
+		case <-took:
+		case <-gone:
+			return
+		case <-timeout:
+			return
+		}
+	}
+}
+
 // tapChunk is the most text one T frame carries.
 const tapChunk = 256 << 10
 
@@ -497,6 +541,12 @@ func (t *tap) serve(c *net.UnixConn) {
 	w := bufio.NewWriterSize(c, 64<<10)
 
 	s := t.s
+	if len(f) == 3 {
+		// A reader joining (not the opener, whose stream starts at the
+		// pipe's first byte whenever it is read) counts from the header's
+		// end: what tmux handed the tap before it asked goes in first.
+		t.takeUnread(gone)
+	}
 	r := &tapReader{}
 	r.raw, _ = c.SyscallConn() // nil: only this server writes to the reader
 	r.mu.Lock()                // this server's but while it is idle; never given back once it returns

@@ -382,3 +382,46 @@ func TestTapStuckReaderHoldsUpNoOne(t *testing.T) {
 		t.Fatal("the reader that reads never got the end")
 	}
 }
+
+// A reader that joins while tmux's latest output still waits in the pipe
+// (the tap's stdin reader slow to take it, as a tap just started on a busy
+// machine is) gets a header that counts it: its stream, and a cursor
+// taken at its end, then hold what the pane printed before it asked.
+// (Before, the header said 0 and a cursor taken at once pointed before
+// output printed long ago.)
+func TestTapJoinCountsWhatWaitsInThePipe(t *testing.T) {
+	tp := newTestTap(t, 1<<20)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The pipe stays open: its end would have the stdin reader unmark
+	// the pane's pipe in tmux, and this tap has none.
+	tp.stdin = r
+	if _, err := w.Write([]byte("printed before anyone asked\n")); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(20 * time.Millisecond) // the stdin reader starts late
+		tp.read(r)
+	}()
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: tp.socket, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := c.Write([]byte(tapHello + " " + hex.EncodeToString(tp.s.gen[:]) + " 0\n")); err != nil {
+		t.Fatal(err)
+	}
+	kind, body, err := readFrame(bufio.NewReader(c), nil)
+	if err != nil || kind != tapHeader {
+		t.Fatalf("header: %c %q %v", kind, body, err)
+	}
+	var head tapHeaderBody
+	if err := json.Unmarshal(body, &head); err != nil {
+		t.Fatalf("header %q: %v", body, err)
+	}
+	if head.End != 28 {
+		t.Errorf("header %q: end %d, want 28 (the line waiting in the pipe)", body, head.End)
+	}
+}
