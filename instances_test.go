@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
@@ -237,5 +238,141 @@ func TestInstancesHoldANewPaneTogether(t *testing.T) {
 	if !poll(settleBound, func() bool { ps, _ := listPanes(sock); _, ok := ps["%1"]; return !ok }) {
 		opts, _ := paneOptions(sock, "%1")
 		t.Errorf("%%1 still there %v after B's exit grace (options %v); with remain-on-exit unset it would have closed", settleBound, opts)
+	}
+}
+
+// TestInstancesShareALongHold: A and B both wait for the exit of a pane
+// neither made. A held it first; its wait ends (timed out) and its exit
+// grace runs out while B still waits. A must hand its hold to B, not put
+// the user's remain-on-exit back, so B gets the program's exit status;
+// after B's grace the pane closes, as it would have, with no option of
+// either left. (Before, A's release let the pane close at its program's
+// exit and B answered gone with no status.)
+func TestInstancesShareALongHold(t *testing.T) {
+	skipIfShort(t)
+	sock := tmuxtest.Server(t)
+	tmuxtest.Run(t, sock, "split-window", "-d", "-t", "%0", "read x; exit 5")
+	a := launchMCP(t, sock, "", "--exit-grace", "300ms")
+	b := launchMCP(t, sock, "", "--exit-grace", "300ms")
+	first := a.startTool("wait_for_exit", map[string]any{"paneId": "%1", "timeoutMs": 1500})
+	if !poll(inFlightBound, func() bool { opts, _ := paneOptions(sock, "%1"); return opts[holdOption] != "" }) {
+		t.Fatal("A's wait never held %1")
+	}
+	second := b.startTool("wait_for_exit", map[string]any{"paneId": "%1", "timeoutMs": 30000})
+	if out := a.mustAnswer(t, "wait_for_exit", first); out["outcome"] != "timed_out" {
+		t.Fatalf("A's wait_for_exit: %v, want timed_out", out)
+	}
+	time.Sleep(time.Second) // A's exit grace ends: its hold is released
+	if opts, _ := paneOptions(sock, "%1"); opts[holdOption] == "" || opts["remain-on-exit"] != "on" {
+		t.Errorf("%%1 after A's release, with B's wait in flight: options %v, want a hold of B's", opts)
+	}
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "go", "Enter")
+	if out := b.mustAnswer(t, "wait_for_exit", second); out["outcome"] != "completed" || out["exitStatus"] != float64(5) {
+		t.Fatalf("B's wait_for_exit: %v, want completed with status 5", out)
+	}
+	if !poll(settleBound, func() bool { ps, _ := listPanes(sock); _, ok := ps["%1"]; return !ok }) {
+		opts, _ := paneOptions(sock, "%1")
+		t.Errorf("%%1 still there %v after B's exit grace (options %v); with remain-on-exit unset it would have closed", settleBound, opts)
+	}
+}
+
+// TestInstancesLeaveALongHold is the other order: B joins A's hold and
+// its wait ends first. A's hold stays, A gets the status, and once A's
+// grace is over nothing of B's or A's is left on the pane.
+func TestInstancesLeaveALongHold(t *testing.T) {
+	skipIfShort(t)
+	sock := tmuxtest.Server(t)
+	tmuxtest.Run(t, sock, "split-window", "-d", "-t", "%0", "read x; exit 6")
+	tmuxtest.Run(t, sock, "set-option", "-p", "-t", "%1", "remain-on-exit", "on") // the user's own, kept open
+	a := launchMCP(t, sock, "", "--exit-grace", "300ms")
+	b := launchMCP(t, sock, "", "--exit-grace", "300ms")
+	first := a.startTool("wait_for_exit", map[string]any{"paneId": "%1", "timeoutMs": 30000})
+	if !poll(inFlightBound, func() bool { opts, _ := paneOptions(sock, "%1"); return opts[holdOption] != "" }) {
+		t.Fatal("A's wait never held %1")
+	}
+	if out := b.mustTool(t, "wait_for_exit", map[string]any{"paneId": "%1", "timeoutMs": 500}); out["outcome"] != "timed_out" {
+		t.Fatalf("B's wait_for_exit: %v, want timed_out", out)
+	}
+	time.Sleep(time.Second) // B's exit grace ends
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "go", "Enter")
+	if out := a.mustAnswer(t, "wait_for_exit", first); out["outcome"] != "completed" || out["exitStatus"] != float64(6) {
+		t.Fatalf("A's wait_for_exit: %v, want completed with status 6", out)
+	}
+	var opts map[string]string
+	if !poll(settleBound, func() bool {
+		opts, _ = paneOptions(sock, "%1")
+		return opts[holdOption] == "" && opts[holdOption+"-also"] == ""
+	}) {
+		t.Errorf("%%1 after both waits and graces: options %v, want no hold left", opts)
+	}
+	if opts["remain-on-exit"] != "on" {
+		t.Errorf("%%1: remain-on-exit %q, want the user's own on back", opts["remain-on-exit"])
+	}
+}
+
+// coHeld starts A's wait_for_exit on %1 (timeoutMs), waits until A holds
+// it, then B's (30 s), and waits until B co-holds it.
+func coHeld(t *testing.T, sock string, a, b *mcpServer, timeoutMs int) (first, second string) {
+	t.Helper()
+	first = a.startTool("wait_for_exit", map[string]any{"paneId": "%1", "timeoutMs": timeoutMs})
+	if !poll(inFlightBound, func() bool { opts, _ := paneOptions(sock, "%1"); return opts[holdOption] != "" }) {
+		t.Fatal("A's wait never held %1")
+	}
+	second = b.startTool("wait_for_exit", map[string]any{"paneId": "%1", "timeoutMs": 30000})
+	if !poll(inFlightBound, func() bool { opts, _ := paneOptions(sock, "%1"); return opts[holdOption+"-also"] != "" }) {
+		t.Fatal("B's wait never joined A's hold of %1")
+	}
+	return first, second
+}
+
+// TestInstancesHolderKilled: A holds a pane B waits on too, and is
+// killed. B still gets the exit status, and once B is done it puts the
+// user's setting back for the dead holder and closes the pane, as it
+// would have closed: no option of either is left.
+func TestInstancesHolderKilled(t *testing.T) {
+	skipIfShort(t)
+	sock := tmuxtest.Server(t)
+	tmuxtest.Run(t, sock, "split-window", "-d", "-t", "%0", "read x; exit 3")
+	a := launchMCP(t, sock, "", "--exit-grace", "300ms")
+	b := launchMCP(t, sock, "", "--exit-grace", "300ms")
+	_, second := coHeld(t, sock, a, b, 30000)
+	if err := syscall.Kill(a.pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	a.awaitExit(settleBound)
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "go", "Enter")
+	if out := b.mustAnswer(t, "wait_for_exit", second); out["outcome"] != "completed" || out["exitStatus"] != float64(3) {
+		t.Fatalf("B's wait_for_exit: %v, want completed with status 3", out)
+	}
+	if !poll(settleBound, func() bool { ps, _ := listPanes(sock); _, ok := ps["%1"]; return !ok }) {
+		opts, _ := paneOptions(sock, "%1")
+		t.Errorf("%%1 still there %v after B's exit grace (options %v); it would have closed", settleBound, opts)
+	}
+}
+
+// TestInstancesCoHolderKilled: B waits on a pane A holds, and is
+// killed. A's release drops B's mark and puts the user's setting back on
+// the live pane: nothing of either is left.
+func TestInstancesCoHolderKilled(t *testing.T) {
+	skipIfShort(t)
+	sock := tmuxtest.Server(t)
+	tmuxtest.Run(t, sock, "split-window", "-d", "-t", "%0", "exec cat")
+	a := launchMCP(t, sock, "", "--exit-grace", "300ms")
+	b := launchMCP(t, sock, "", "--exit-grace", "300ms")
+	first, _ := coHeld(t, sock, a, b, 1500)
+	if err := syscall.Kill(b.pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	b.awaitExit(settleBound)
+	if out := a.mustAnswer(t, "wait_for_exit", first); out["outcome"] != "timed_out" {
+		t.Fatalf("A's wait_for_exit: %v, want timed_out", out)
+	}
+	var opts map[string]string
+	var err error
+	if !poll(settleBound, func() bool {
+		opts, err = paneOptions(sock, "%1")
+		return err == nil && len(opts) == 0
+	}) {
+		t.Errorf("%%1 after A's release: options %v (%v), want none (no hold, remain-on-exit the user's: unset)", opts, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,6 +40,11 @@ const (
 	// the hold's mark ("<pid>.<id>"), a space, and the pane's own
 	// remain-on-exit before the hold ("-" when it had none of its own).
 	HoldOption = "@tmux-mcp-hold"
+	// CoHoldOption lists, each after a space, the marks of the other
+	// instances that wait on a held pane. The hold's maker, done, hands
+	// the hold (and its record) to the first of them that still runs
+	// rather than put the pane's own remain-on-exit back under them.
+	CoHoldOption = "@tmux-mcp-hold-also"
 )
 
 // A PipeTakenError means a pane already has a pipe-pane that is not this
@@ -191,6 +197,10 @@ func (l LiveOps) HoldOpen(ctx context.Context, p PaneID, mark string, pid int) (
 		record = "=" + prev
 	}
 	out, err := l.c.commands(ctx,
+		// Held by another instance for as long as it waits: join it.
+		// (A brief hold is taken over instead, below.)
+		[]string{"if-shell", "-F", "-t", target, "#{?#{" + HoldOption + "},#{?#{m/r:" + briefHoldPattern + ",#{" + HoldOption + "}},0,1},0}",
+			quoteCommands([]string{"set-option", "-p", "-a", "-t", target, CoHoldOption, " " + mark})},
 		[]string{"if-shell", "-F", "-t", target, "#{?#{" + HoldOption + "},0,1}",
 			quoteCommands([]string{"set-option", "-p", "-t", target, HoldOption, mark + " " + record})},
 		[]string{"set-option", "-p", "-t", target, "remain-on-exit", "on"},
@@ -206,7 +216,7 @@ func (l LiveOps) HoldOpen(ctx context.Context, p PaneID, mark string, pid int) (
 	if !ok || dead != "0" && dead != "1" {
 		return Hold{}, fmt.Errorf("holding pane %s: its %s reads %q", p, HoldOption, truncate(out, 80))
 	}
-	if !h.Ours(mark) && h.Brief() && l.takeOver(ctx, p, value, mark+" "+h.record()) {
+	if !h.Ours(mark) && h.Brief() && l.takeOver(ctx, p, value, mark+" "+h.record(), h.Mark) {
 		h.Mark = mark
 	}
 	h.PanePID, h.DeadBefore = pid, dead == "1"
@@ -218,6 +228,10 @@ func (l LiveOps) HoldOpen(ctx context.Context, p PaneID, mark string, pid int) (
 // remain-on-exit back as soon as that ends, so another instance that
 // needs the pane held for longer takes the hold over, record and all.
 const BriefHold = "b-"
+
+// briefHoldPattern matches, in tmux's regular expressions, a
+// [HoldOption] value whose mark is brief (see [Hold.Brief]).
+const briefHoldPattern = "^[^ ]*[.]" + BriefHold + "[^. ]* "
 
 // Brief reports whether h was made with a [BriefHold] mark.
 func (h Hold) Brief() bool {
@@ -235,12 +249,14 @@ func (h Hold) record() string {
 
 // takeOver puts value in place of pane p's hold, if the hold still reads
 // was, and reports whether the pane's hold now reads value. The hold's
-// maker then finds it is not its own, and leaves it alone.
-func (l LiveOps) takeOver(ctx context.Context, p PaneID, was, value string) bool {
+// maker, prev, becomes a co-holder: done, it leaves ([LiveOps.LeaveHold]);
+// if it waits on longer, the hold comes back to it.
+func (l LiveOps) takeOver(ctx context.Context, p PaneID, was, value, prev string) bool {
 	target := string(p)
 	out, err := l.c.commands(ctx,
 		[]string{"if-shell", "-F", "-t", target, "#{==:#{" + HoldOption + "}," + literalFormat(was) + "}",
-			quoteCommands([]string{"set-option", "-p", "-t", target, HoldOption, value})},
+			quoteCommands([]string{"set-option", "-p", "-t", target, HoldOption, value},
+				[]string{"set-option", "-p", "-a", "-t", target, CoHoldOption, " " + prev})},
 		[]string{"display-message", "-p", "-t", target, "#{" + HoldOption + "}"},
 	)
 	return err == nil && strings.TrimSuffix(out, "\n") == value
@@ -290,31 +306,133 @@ func ParseHold(v string) (Hold, bool) {
 	return Hold{}, false
 }
 
-// ReleaseHold puts pane p's own remain-on-exit back and removes the hold
-// mark, if the pane is still held under h's mark: a pane of a restarted
-// tmux server that reuses the id is not touched.
-func (l LiveOps) ReleaseHold(ctx context.Context, p PaneID, h Hold) error {
+// ReleaseHold ends h, the hold of pane p under h's mark, and reports
+// whether the pane's own remain-on-exit is back. Without co-holders it
+// is put back and the mark removed. Otherwise the hold, record and all,
+// goes to the first co-holder alive says still runs (dead ones are
+// dropped), and released is false: the pane stays held for it. A pane
+// no longer held under h's mark (one of a restarted tmux server that
+// reuses the id) is not touched.
+func (l LiveOps) ReleaseHold(ctx context.Context, p PaneID, h Hold, alive func(mark string) bool) (released bool, err error) {
 	target := string(p)
 	restore := []string{"set-option", "-p", "-u", "-t", target, "remain-on-exit"}
 	if h.PrevSet {
 		restore = []string{"set-option", "-p", "-t", target, "remain-on-exit", h.Prev}
 	}
-	_, err := l.c.command(ctx, "if-shell", "-F", "-t", target, "#{m:"+h.Mark+" *,#{"+HoldOption+"}}",
-		quoteCommands(restore, []string{"set-option", "-p", "-u", "-t", target, HoldOption}))
-	return err
+	unhold := []string{"set-option", "-p", "-u", "-t", target, HoldOption}
+	ours := "#{m:" + h.Mark + " *,#{" + HoldOption + "}}"
+	hold, also, err := l.readHoldAfter(ctx, p,
+		[]string{"if-shell", "-F", "-t", target, "#{?#{" + CoHoldOption + "},0," + ours + "}", quoteCommands(restore, unhold)})
+	for range holdTries {
+		switch {
+		case err != nil:
+			return false, err
+		case hold == "":
+			return true, nil
+		case !strings.HasPrefix(hold, h.Mark+" "):
+			return false, nil // another instance holds it now
+		}
+		// Co-holders wait: the first that runs gets the hold, or, if none
+		// does, the user's setting comes back; either only if nothing
+		// changed since the read.
+		marks := strings.Fields(also)
+		next := slices.IndexFunc(marks, alive)
+		then := quoteCommands(restore, unhold, []string{"set-option", "-p", "-u", "-t", target, CoHoldOption})
+		if next >= 0 {
+			rest := setCoHolders(target, marks[next+1:], alive)
+			then = quoteCommands([]string{"set-option", "-p", "-t", target, HoldOption, marks[next] + " " + h.record()}, rest)
+		}
+		hold, also, err = l.readHoldAfter(ctx, p,
+			[]string{"if-shell", "-F", "-t", target, unchangedHold(hold, also), then})
+	}
+	return false, err
+}
+
+// holdTries bounds the rounds of a change to a hold that other instances
+// keep changing under it.
+const holdTries = 5
+
+// unchangedHold is a format true while a pane's hold and co-holders read
+// hold and also.
+func unchangedHold(hold, also string) string {
+	return "#{&&:#{==:#{" + HoldOption + "}," + literalFormat(hold) + "},#{==:#{" + CoHoldOption + "}," + literalFormat(also) + "}}"
+}
+
+// setCoHolders is the command that leaves the marks alive says still run,
+// of marks, as a pane's co-holders.
+func setCoHolders(target string, marks []string, alive func(string) bool) []string {
+	var kept strings.Builder
+	for _, m := range marks {
+		if alive(m) {
+			kept.WriteString(" " + m)
+		}
+	}
+	if kept.Len() == 0 {
+		return []string{"set-option", "-p", "-u", "-t", target, CoHoldOption}
+	}
+	return []string{"set-option", "-p", "-t", target, CoHoldOption, kept.String()}
+}
+
+// readHoldAfter runs cmd (if not nil), then reads pane p's hold and
+// co-holders, in one command list.
+func (l LiveOps) readHoldAfter(ctx context.Context, p PaneID, cmd []string) (hold, also string, err error) {
+	target := string(p)
+	cmds := [][]string{
+		{"display-message", "-p", "-t", target, "#{" + HoldOption + "}"},
+		{"display-message", "-p", "-t", target, "#{" + CoHoldOption + "}"},
+	}
+	if cmd != nil {
+		cmds = append([][]string{cmd}, cmds...)
+	}
+	out, err := l.c.commands(ctx, cmds...)
+	if err != nil {
+		return "", "", err
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) != 3 || lines[2] != "" {
+		return "", "", fmt.Errorf("reading the hold of pane %s: %q", p, truncate(out, 80))
+	}
+	return lines[0], lines[1], nil
+}
+
+// LeaveHold takes mark off pane p's co-holders, for an instance whose
+// wait on a pane another instance holds is over. If the hold was handed
+// to mark meanwhile, or its holder no longer runs (alive says), owner is
+// true and hold is the hold, for the caller to release
+// ([LiveOps.ReleaseHold], with an alive that leaves out mark).
+func (l LiveOps) LeaveHold(ctx context.Context, p PaneID, mark string, alive func(mark string) bool) (hold Hold, owner bool, err error) {
+	target := string(p)
+	value, also, err := l.readHoldAfter(ctx, p, nil)
+	for range holdTries {
+		if err != nil {
+			return Hold{}, false, err
+		}
+		if h, ok := ParseHold(value); ok && (h.Ours(mark) || !alive(h.Mark)) {
+			return h, true, nil
+		}
+		marks := strings.Fields(also)
+		if !slices.Contains(marks, mark) {
+			return Hold{}, false, nil
+		}
+		others := setCoHolders(target, marks, func(m string) bool { return m != mark })
+		value, also, err = l.readHoldAfter(ctx, p,
+			[]string{"if-shell", "-F", "-t", target, unchangedHold(value, also), quoteCommands(others)})
+	}
+	return Hold{}, false, err
 }
 
 // ReleaseLiveHold is [LiveOps.ReleaseHold] only while pane p is alive, in
 // one command: released is true when the pane was alive and held under
-// h's mark, and its own remain-on-exit is back. Otherwise nothing changed
-// and pane is the pane as it is (dead, or held by another instance).
+// h's mark with no co-holders, and its own remain-on-exit is back.
+// Otherwise nothing changed and pane is the pane as it is (dead, held by
+// another instance, or waited on by others too).
 func (l LiveOps) ReleaseLiveHold(ctx context.Context, p PaneID, h Hold) (pane Pane, released bool, err error) {
 	target := string(p)
 	restore := []string{"set-option", "-p", "-u", "-t", target, "remain-on-exit"}
 	if h.PrevSet {
 		restore = []string{"set-option", "-p", "-t", target, "remain-on-exit", h.Prev}
 	}
-	return l.ifElseRead(ctx, p, "#{?pane_dead,0,#{m:"+h.Mark+" *,#{"+HoldOption+"}}}",
+	return l.ifElseRead(ctx, p, "#{?pane_dead,0,#{?#{"+CoHoldOption+"},0,#{m:"+h.Mark+" *,#{"+HoldOption+"}}}}",
 		quoteCommands(restore, []string{"set-option", "-p", "-u", "-t", target, HoldOption}))
 }
 

@@ -90,6 +90,11 @@
 // next start. Children of this process die with it where the OS allows
 // (Linux); the sweep covers the rest.
 //
+// A hold serves every instance that waits on the pane: one that finds the
+// pane held by another joins it in [tmuxctl.CoHoldOption], and whichever
+// instance holds it, done (or swept), hands the hold to the first
+// co-holder still running; only the last puts remain-on-exit back.
+//
 // # Concurrency
 //
 // Each [Stream] is fed by one goroutine, its FIFO reader. The [Hub]'s maps

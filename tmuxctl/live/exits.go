@@ -57,6 +57,7 @@ type exitRecord struct {
 
 type hold struct {
 	record   tmuxctl.Hold // the mark on the pane and the user's own value
+	mark     string       // this instance's mark: record's, or a co-holder's
 	ours     bool         // this instance set the hold (else another instance did)
 	panePID  int
 	waiters  int
@@ -310,7 +311,7 @@ func (t *ExitTracker) setUp(ctx context.Context, p tmuxctl.PaneID, pid int, h *h
 		pid = rec.PanePID
 	}
 	t.mu.Lock() // checkFresh may read them from a death meanwhile
-	h.record, h.ours, h.panePID = rec, rec.Ours(mark), pid
+	h.record, h.mark, h.ours, h.panePID = rec, mark, rec.Ours(mark), pid
 	t.mu.Unlock()
 	t.hub.listenForDeaths(ctx)
 	return nil
@@ -498,12 +499,23 @@ func (t *ExitTracker) finish(ctx context.Context, p tmuxctl.PaneID) {
 		}
 	}
 	t.mu.Lock()
-	ours := h.ours
+	ours, mark := h.ours, h.mark
 	t.mu.Unlock()
 	if !ours {
-		return // another instance holds it and will put it back
+		// Another instance holds it: leave its co-holders, unless it has
+		// handed the hold to us meanwhile or died.
+		rec, owner, err := t.ops.LeaveHold(ctx, p, mark, markAlive)
+		if err != nil || !owner {
+			return
+		}
+		t.mu.Lock()
+		h.record.Mark, h.record.Prev, h.record.PrevSet = rec.Mark, rec.Prev, rec.PrevSet
+		t.mu.Unlock()
 	}
-	t.ops.ReleaseHold(ctx, p, h.record)
+	others := func(m string) bool { return m != mark && markAlive(m) }
+	if released, err := t.ops.ReleaseHold(ctx, p, h.record, others); err != nil || !released {
+		return // handed to another instance that waits on it: it stays
+	}
 	// A pane already dead when held stayed open for another reason (a
 	// kept pane, waited on again): only a death while held is ours to
 	// close.

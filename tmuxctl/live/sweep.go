@@ -118,9 +118,11 @@ func (h *Hub) sweepTap(ctx context.Context, p tmuxctl.Pane, t tapInfo) {
 }
 
 // sweepHold puts back the remain-on-exit a dead instance's hold replaced,
-// and closes the pane if it died meanwhile and would have closed.
+// and closes the pane if it died meanwhile and would have closed — unless
+// another instance that still runs waits on it too, which the hold then
+// passes to.
 func (h *Hub) sweepHold(ctx context.Context, p tmuxctl.Pane, hold tmuxctl.Hold) {
-	if err := h.ops.ReleaseHold(ctx, p.ID, hold); err != nil || !p.Dead {
+	if released, err := h.ops.ReleaseHold(ctx, p.ID, hold, markAlive); err != nil || !released || !p.Dead {
 		return
 	}
 	closeIfWouldHave(ctx, h.ops, p)
