@@ -254,11 +254,7 @@ func TestInstancesShareALongHold(t *testing.T) {
 	tmuxtest.Run(t, sock, "split-window", "-d", "-t", "%0", "read x; exit 5")
 	a := launchMCP(t, sock, "", "--exit-grace", "300ms")
 	b := launchMCP(t, sock, "", "--exit-grace", "300ms")
-	first := a.startTool("wait_for_exit", map[string]any{"paneId": "%1", "timeoutMs": 1500})
-	if !poll(inFlightBound, func() bool { opts, _ := paneOptions(sock, "%1"); return opts[holdOption] != "" }) {
-		t.Fatal("A's wait never held %1")
-	}
-	second := b.startTool("wait_for_exit", map[string]any{"paneId": "%1", "timeoutMs": 30000})
+	first, second := coHeld(t, sock, a, b, 1500)
 	if out := a.mustAnswer(t, "wait_for_exit", first); out["outcome"] != "timed_out" {
 		t.Fatalf("A's wait_for_exit: %v, want timed_out", out)
 	}
@@ -270,10 +266,7 @@ func TestInstancesShareALongHold(t *testing.T) {
 	if out := b.mustAnswer(t, "wait_for_exit", second); out["outcome"] != "completed" || out["exitStatus"] != float64(5) {
 		t.Fatalf("B's wait_for_exit: %v, want completed with status 5", out)
 	}
-	if !poll(settleBound, func() bool { ps, _ := listPanes(sock); _, ok := ps["%1"]; return !ok }) {
-		opts, _ := paneOptions(sock, "%1")
-		t.Errorf("%%1 still there %v after B's exit grace (options %v); with remain-on-exit unset it would have closed", settleBound, opts)
-	}
+	awaitClosedAfterGrace(t, sock, "%1")
 }
 
 // TestInstancesLeaveALongHold is the other order: B joins A's hold and
@@ -344,9 +337,16 @@ func TestInstancesHolderKilled(t *testing.T) {
 	if out := b.mustAnswer(t, "wait_for_exit", second); out["outcome"] != "completed" || out["exitStatus"] != float64(3) {
 		t.Fatalf("B's wait_for_exit: %v, want completed with status 3", out)
 	}
-	if !poll(settleBound, func() bool { ps, _ := listPanes(sock); _, ok := ps["%1"]; return !ok }) {
-		opts, _ := paneOptions(sock, "%1")
-		t.Errorf("%%1 still there %v after B's exit grace (options %v); it would have closed", settleBound, opts)
+	awaitClosedAfterGrace(t, sock, "%1")
+}
+
+// awaitClosedAfterGrace waits until pane, dead and released by the last
+// instance that held it, has closed, as its remain-on-exit (unset) has it.
+func awaitClosedAfterGrace(t *testing.T, sock, pane string) {
+	t.Helper()
+	if !poll(settleBound, func() bool { ps, _ := listPanes(sock); _, ok := ps[pane]; return !ok }) {
+		opts, _ := paneOptions(sock, pane)
+		t.Errorf("%s still there %v after the last exit grace (options %v); with remain-on-exit unset it would have closed", pane, settleBound, opts)
 	}
 }
 

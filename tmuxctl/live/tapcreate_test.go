@@ -40,6 +40,15 @@ func TestPreparedTapReadsTheNewPane(t *testing.T) {
 	if s.tap == nil {
 		t.Fatal("the pane is not read through a tap")
 	}
+	// The mark is read while the program waits on its gate: once it has
+	// exited (and its exit was read) the pane closes.
+	pane, err := c.Pane(ctx, created.Pane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, ok := parseTapMark(pane.PipeMark); !ok || info.gen != s.gen {
+		t.Errorf("pane marked %q, want the tap of generation %x", pane.PipeMark, s.gen)
+	}
 	if err := start(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -64,13 +73,6 @@ func TestPreparedTapReadsTheNewPane(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(chunk.Text), "first line") {
 		t.Errorf("the stream starts %q, want the program's first line", chunk.Text)
-	}
-	pane, err := c.Pane(ctx, created.Pane)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if info, ok := parseTapMark(pane.PipeMark); !ok || info.gen != s.gen {
-		t.Errorf("pane marked %q, want the tap of generation %x", pane.PipeMark, s.gen)
 	}
 	b := &h.readyBoard
 	b.mu.Lock()
