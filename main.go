@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/handlers"
-	"github.com/tmux-mcp/tmux-mcp/internal/cli"
-	"github.com/tmux-mcp/tmux-mcp/internal/httpserve"
-	"github.com/tmux-mcp/tmux-mcp/internal/server"
+	"github.com/tmux-mcp/tmux-mcp/cli"
+	"github.com/tmux-mcp/tmux-mcp/server/httpserve"
+	"github.com/tmux-mcp/tmux-mcp/server"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tools"
@@ -79,7 +79,7 @@ type config struct {
 	streamIdle, exitGrace  time.Duration
 	startGrace             time.Duration
 	showVersion            bool
-	// A subcommand (internal/cli) and its words; the rest of tmux-mcp's
+	// A subcommand (package cli) and its words; the rest of tmux-mcp's
 	// own additions to serving: HTTP and the audit log.
 	command         *cli.Command
 	args            []string

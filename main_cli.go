@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/handlers"
-	"github.com/tmux-mcp/tmux-mcp/internal/cli"
-	"github.com/tmux-mcp/tmux-mcp/internal/server"
+	"github.com/tmux-mcp/tmux-mcp/cli"
+	"github.com/tmux-mcp/tmux-mcp/server"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tools"

@@ -10,7 +10,7 @@ import (
 	"errors"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
-	"github.com/tmux-mcp/tmux-mcp/internal/wording"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
-	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
-	"github.com/tmux-mcp/tmux-mcp/internal/wording"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/waiting"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 

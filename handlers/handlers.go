@@ -6,10 +6,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tmux-mcp/tmux-mcp/internal/clip"
-	"github.com/tmux-mcp/tmux-mcp/internal/commandbook"
-	"github.com/tmux-mcp/tmux-mcp/internal/echo"
-	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/commandbook"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/echo"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/waiting"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )

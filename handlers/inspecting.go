@@ -15,9 +15,9 @@ import (
 	"strings"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
-	"github.com/tmux-mcp/tmux-mcp/internal/clip"
-	"github.com/tmux-mcp/tmux-mcp/internal/features"
-	"github.com/tmux-mcp/tmux-mcp/internal/wording"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/features"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 

@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
-	"github.com/tmux-mcp/tmux-mcp/internal/clip"
-	"github.com/tmux-mcp/tmux-mcp/internal/wording"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 

@@ -10,10 +10,10 @@ import (
 	"strings"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
-	"github.com/tmux-mcp/tmux-mcp/internal/clip"
-	"github.com/tmux-mcp/tmux-mcp/internal/echo"
-	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
-	"github.com/tmux-mcp/tmux-mcp/internal/wording"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/echo"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/waiting"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 

@@ -1,6 +1,6 @@
 // This file holds the screen fallback of the Watching family: waits and
 // capture_since on a pane whose pipe-pane is someone else's, which
-// tmux-mcp never replaces, watch the pane's screen (internal/screenwatch).
+// tmux-mcp never replaces, watch the pane's screen (handlers/internal/screenwatch).
 
 package handlers
 
@@ -10,12 +10,12 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
-	"github.com/tmux-mcp/tmux-mcp/internal/clip"
-	"github.com/tmux-mcp/tmux-mcp/internal/echo"
-	"github.com/tmux-mcp/tmux-mcp/internal/match"
-	"github.com/tmux-mcp/tmux-mcp/internal/screenwatch"
-	"github.com/tmux-mcp/tmux-mcp/internal/waiting"
-	"github.com/tmux-mcp/tmux-mcp/internal/wording"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/echo"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/match"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/screenwatch"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/waiting"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 

@@ -2,7 +2,7 @@ package handlers
 
 import (
 	"github.com/tmux-mcp/tmux-mcp/gen"
-	"github.com/tmux-mcp/tmux-mcp/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/clip"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )

@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sdkjson "github.com/segmentio/encoding/json"
 	"github.com/tmux-mcp/tmux-mcp/handlers"
-	"github.com/tmux-mcp/tmux-mcp/internal/schemacheck"
+	"github.com/tmux-mcp/tmux-mcp/tools/internal/schemacheck"
 	"github.com/tmux-mcp/tmux-mcp/schemas"
 )
 

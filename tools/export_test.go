@@ -1,7 +1,7 @@
 package tools
 
 // What the whole-server tests (package tools_test, which builds the server
-// through internal/server: package tools cannot import it) use of this
+// through package server: package tools cannot import it) use of this
 // package's unexported names and in-package test data.
 var (
 	ValidArgs      = validArgs

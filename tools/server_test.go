@@ -7,13 +7,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tmux-mcp/tmux-mcp/handlers"
-	"github.com/tmux-mcp/tmux-mcp/internal/server"
+	"github.com/tmux-mcp/tmux-mcp/server"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // serve builds the whole server, every toolset offered, at tier against client with
-// internal/server, as the binary does (the read-only tier's hub
+// package server, as the binary does (the read-only tier's hub
 // included), connects a client session to it over in-memory transports,
 // and returns the session and a stop function that closes the session and
 // the server (safe to call twice). opts may be nil.

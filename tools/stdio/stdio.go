@@ -26,7 +26,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmux-mcp/tmux-mcp/internal/pipes"
-	"github.com/tmux-mcp/tmux-mcp/internal/workers"
+	"github.com/tmux-mcp/tmux-mcp/tools/internal/workers"
 )
 
 // maxLine bounds one inbound JSON-RPC line, as the SDK's own stdio does.
