@@ -6,9 +6,9 @@ import (
 	"io"
 	"net"
 
+	"github.com/tmux-mcp/tmux-mcp/server"
 	"github.com/tmux-mcp/tmux-mcp/server/audit"
 	"github.com/tmux-mcp/tmux-mcp/server/httpserve"
-	"github.com/tmux-mcp/tmux-mcp/server"
 )
 
 // httpServer returns the serve of --http: the same server as stdio's,

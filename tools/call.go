@@ -13,8 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sdkjson "github.com/segmentio/encoding/json"
 	"github.com/tmux-mcp/tmux-mcp/handlers"
-	"github.com/tmux-mcp/tmux-mcp/tools/internal/schemacheck"
 	"github.com/tmux-mcp/tmux-mcp/schemas"
+	"github.com/tmux-mcp/tmux-mcp/tools/internal/schemacheck"
 )
 
 // A contract is one tool's input and output schemas, resolved on the first

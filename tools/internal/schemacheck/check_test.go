@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/tmux-mcp/tmux-mcp/tools/internal/schemacheck"
 	"github.com/tmux-mcp/tmux-mcp/schemas"
+	"github.com/tmux-mcp/tmux-mcp/tools/internal/schemacheck"
 )
 
 // A compiled schema under test: the resolved schema jsonschema-go
