@@ -4,27 +4,34 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 )
 
-// clientSnippet is one README config block: the client it is for, its
-// language, and its text.
+// clientSnippet is one client config block of the docs: the client it is
+// for, its language, and its text.
 type clientSnippet struct{ client, lang, text string }
 
 var snippetRE = regexp.MustCompile("(?s)<!-- client: ([a-z-]+) -->\n```([a-z]+)\n(.*?)```")
 
-// readmeSnippets returns every client snippet in README.md.
+// snippetDocs are the documents with client snippets: README's five
+// clients, and docs/usage.md's tmux on another machine (ssh).
+var snippetDocs = []string{"README.md", filepath.Join("docs", "usage.md")}
+
+// readmeSnippets returns every client snippet in snippetDocs.
 func readmeSnippets(t *testing.T) []clientSnippet {
 	t.Helper()
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []clientSnippet
-	for _, m := range snippetRE.FindAllStringSubmatch(string(b), -1) {
-		out = append(out, clientSnippet{m[1], m[2], m[3]})
+	for _, path := range snippetDocs {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range snippetRE.FindAllStringSubmatch(string(b), -1) {
+			out = append(out, clientSnippet{m[1], m[2], m[3]})
+		}
 	}
 	return out
 }
@@ -110,14 +117,14 @@ func commandOf(t *testing.T, s clientSnippet) (string, []string) {
 	return "", nil
 }
 
-// TestReadmeClientSnippets checks that README.md has a snippet for each
-// client, that each parses as that client reads it, and that the server
+// TestReadmeClientSnippets checks that README.md (with docs/usage.md for
+// ssh) has a snippet for each client, that each parses as that client reads it, and that the server
 // accepts the arguments it would be started with (and serves stdio).
 func TestReadmeClientSnippets(t *testing.T) {
 	want := map[string]bool{"claude-code": true, "claude-desktop": true, "cursor": true, "vscode": true, "codex": true, "ssh": true}
 	for _, s := range readmeSnippets(t) {
 		if !want[s.client] {
-			t.Errorf("README has a snippet for %q, which this test does not know (or twice)", s.client)
+			t.Errorf("the docs have a snippet for %q, which this test does not know (or twice)", s.client)
 			continue
 		}
 		delete(want, s.client)
@@ -140,6 +147,6 @@ func TestReadmeClientSnippets(t *testing.T) {
 		}
 	}
 	for c := range want {
-		t.Errorf("README has no snippet for %s", c)
+		t.Errorf("the docs have no snippet for %s (README.md, docs/usage.md)", c)
 	}
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command. In order:
 #
-#   1. gofmt, go vet, and a check that go generate changes nothing;
+#   1. gofmt, go vet, and a check that go generate changes nothing (gen/,
+#      docs/tools.md, the generated tables of README.md and docs/);
 #   2. go vet and go build for macOS (amd64, arm64) and FreeBSD, and a
 #      release build (scripts/release.sh) into a temp dir;
 #   3. every test, with the race detector, against the system tmux;
@@ -95,10 +96,13 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 go generate ./...
-if [ -n "$(git status --porcelain -- gen schemas)" ]; then
-	echo "go generate changed gen/ or schemas/: regenerate and commit"
-	git status --porcelain -- gen schemas
-	git diff --stat -- gen schemas
+# go generate writes gen/ from schemas/, then docs/tools.md and the tables
+# of README.md and docs/*.md from the catalogue (scripts/docgen).
+generated="gen schemas docs README.md"
+if [ -n "$(git status --porcelain -- $generated)" ]; then
+	echo "go generate changed gen/, schemas/, docs/ or README.md: regenerate and commit"
+	git status --porcelain -- $generated
+	git diff --stat -- $generated
 	exit 1
 fi
 done_part

@@ -4,7 +4,8 @@
 # uploaded or published.
 #
 #   tmux-mcp_VERSION_{linux,darwin}_{amd64,arm64}.tar.gz
-#                      the binary, README.md; extract and put tmux-mcp on PATH
+#                      the binary, README.md and docs/; extract and put
+#                      tmux-mcp on PATH
 #   tmux-mcp_VERSION.mcpb
 #                      an MCP Bundle for Claude Desktop: manifest.json, the
 #                      four binaries and a launcher that picks one
@@ -54,6 +55,7 @@ for target in $targets; do
 	mkdir -p "$work/$name"
 	GOOS=$os GOARCH=$arch go build -trimpath -ldflags "$ldflags" -o "$work/$name/tmux-mcp" .
 	cp README.md "$work/$name/"
+	cp -R docs "$work/$name/"
 	tar -C "$work" --owner=0 --group=0 --numeric-owner -czf "$out/$name.tar.gz" "$name" 2>/dev/null ||
 		tar -C "$work" -czf "$out/$name.tar.gz" "$name" # BSD tar has no --owner
 	cp "$work/$name/tmux-mcp" "$bundle/server/tmux-mcp-$os-$arch"

@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,9 +23,9 @@ var toolsetSummaries = map[Toolset]string{
 	Buffers: "Paste buffers.",
 }
 
-// toolNotes are the bullets of README's "Tool notes" section that name a
-// tool, by the bullet's bold lead, in README order. TestToolNotesMatchReadme
-// keeps this equal to the README.
+// toolNotes are the bullets of the "Tool notes" section of
+// docs/how-it-works.md that name a tool, by the bullet's bold lead, in the
+// order written there. TestToolNotesMatchDocs keeps this equal to it.
 var toolNotes = map[string][]string{
 	"run_shell_command": {"`run_shell_command`", "Long output"},
 	"wait_for_command":  {"Long output"},
@@ -48,19 +49,19 @@ var toolNotes = map[string][]string{
 	"search_panes":      {"`search_panes`"},
 }
 
-// WriteToolsMarkdown writes TOOLS.md: every catalogue tool grouped by
+// WriteToolsMarkdown writes docs/tools.md: every catalogue tool grouped by
 // toolset, with its tier, description, inputs and outcomes, read from the
-// catalogue and the tool's schema files.
+// catalogue and the tool's schema files. go generate runs it (scripts/docgen).
 func WriteToolsMarkdown(w io.Writer) error {
 	var b strings.Builder
-	b.WriteString("<!-- Written by go test ./tools -update from the catalogue (tools/catalogue.go) and schemas/; do not edit. -->\n\n")
+	b.WriteString("<!-- Written by go generate (scripts/docgen) from the catalogue (tools/catalogue.go) and schemas/; do not edit. -->\n\n")
 	b.WriteString("# tmux-mcp tools\n\n")
 	fmt.Fprintf(&b, "Every tool tmux-mcp offers, %d in %d toolsets: what it is for, what it takes and what it answers. "+
 		"Inputs and outputs are the tool's schema files (`schemas/<tool>.input.json`, `schemas/<tool>.output.json`), "+
-		"which clients receive as they are. README's [Tool notes](README.md#tool-notes) hold the edge cases the "+
+		"which clients receive as they are. The [Tool notes](how-it-works.md#tool-notes) hold the edge cases the "+
 		"descriptions leave out; a tool links there when it has one.\n\n", len(Catalogue), len(toolsetNames))
 
-	b.WriteString("## Contents\n\n- [Enabling toolsets](#enabling-toolsets)\n")
+	b.WriteString("## Contents\n\n- [Enabling toolsets](#enabling-toolsets)\n- [All tools](#all-tools)\n")
 	for _, n := range toolsetNames {
 		var links []string
 		for _, t := range Catalogue {
@@ -72,6 +73,9 @@ func WriteToolsMarkdown(w io.Writer) error {
 	}
 	b.WriteString("\n")
 	writeEnabling(&b)
+	b.WriteString("## All tools\n\n")
+	b.WriteString(toolTable())
+	b.WriteString("\n")
 
 	for _, n := range toolsetNames {
 		summary, ok := toolsetSummaries[n.set]
@@ -93,7 +97,7 @@ func WriteToolsMarkdown(w io.Writer) error {
 }
 
 // writeEnabling says how to turn toolsets and tiers on, in the words of
-// README's "Choosing toolsets"; the refusal shown is the server's own.
+// "Choosing toolsets" in docs/usage.md; the refusal shown is the server's own.
 func writeEnabling(b *strings.Builder) {
 	tier, _ := ParseTier("")
 	example, _ := lookup("swap_pane")
@@ -108,7 +112,77 @@ func writeEnabling(b *strings.Builder) {
 		TierName(ReadOnly), TierName(Mutating), TierName(Destructive))
 	fmt.Fprintf(b, "- A call to a tool the server was not started with is refused with the flag value that offers it: `%s`.\n",
 		refusal(example, tier, Selection{}))
-	b.WriteString("- `tmux-mcp --help` lists the toolsets and their tools; README's [Choosing toolsets](README.md#choosing-toolsets) says more.\n\n")
+	b.WriteString("- `tmux-mcp --help` lists the toolsets and their tools; [Choosing toolsets](usage.md#choosing-toolsets) says more.\n\n")
+}
+
+// docTableBegin opens a generated table in a hand-written document; the
+// table runs to <!-- NAME:end -->.
+var docTableBegin = regexp.MustCompile(`<!-- ([a-z-]+):begin \(written by go generate\) -->\n`)
+
+// FillDocTables returns doc with every generated table in it brought up to
+// date: the text between "<!-- NAME:begin (written by go generate) -->" and
+// "<!-- NAME:end -->" becomes the table NAME. The one table there is is
+// toolsets: each toolset and its tools. (Each tool in a line is a table of
+// docs/tools.md, whose links lead into that file.) go generate runs it on
+// README.md and docs/*.md (scripts/docgen).
+func FillDocTables(doc string) (string, error) {
+	tables := map[string]func() string{"toolsets": toolsetTable}
+	var b strings.Builder
+	for {
+		at := docTableBegin.FindStringSubmatchIndex(doc)
+		if at == nil {
+			b.WriteString(doc)
+			return b.String(), nil
+		}
+		name := doc[at[2]:at[3]]
+		table, ok := tables[name]
+		if !ok {
+			return "", fmt.Errorf("no generated table is named %q: the one there is is toolsets", name)
+		}
+		end := "<!-- " + name + ":end -->"
+		n := strings.Index(doc[at[1]:], end)
+		if n < 0 {
+			return "", fmt.Errorf("the table %s has no %s", name, end)
+		}
+		b.WriteString(doc[:at[1]])
+		b.WriteString(table())
+		b.WriteString(end)
+		doc = doc[at[1]+n+len(end):]
+	}
+}
+
+// toolsetTable renders each toolset and its tools as a Markdown table.
+func toolsetTable() string {
+	var b strings.Builder
+	b.WriteString("| toolset | tools |\n| --- | --- |\n")
+	for _, n := range toolsetNames {
+		var names []string
+		for _, t := range Catalogue {
+			if t.Toolset == n.set {
+				names = append(names, "`"+t.Name+"`")
+			}
+		}
+		fmt.Fprintf(&b, "| `%s` | %s |\n", n.name, strings.Join(names, " "))
+	}
+	return b.String()
+}
+
+// toolTable renders the catalogue as a Markdown table for docs/tools.md:
+// each tool, linked to its section, with the first sentence of its
+// description, its toolset and its tier.
+func toolTable() string {
+	var b strings.Builder
+	b.WriteString("| tool | what it does | toolset | safety |\n| --- | --- | --- | --- |\n")
+	for _, t := range Catalogue {
+		first, _, _ := strings.Cut(t.Description, ". ")
+		first = strings.ReplaceAll(strings.TrimSuffix(first, "."), "|", "\\|")
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s. | %s | %s |\n", t.Name, t.Name, first, t.Toolset, className(t.Class))
+	}
+	return b.String()
+}
+
+func className(c Class) string {
+	return map[Class]string{ReadOnly: "read-only", Idempotent: "idempotent", Mutating: "mutating", Destructive: "destructive"}[c]
 }
 
 func writeTool(b *strings.Builder, t Tool) error {
@@ -126,7 +200,7 @@ func writeTool(b *strings.Builder, t Tool) error {
 	}
 	fmt.Fprintf(b, "### %s\n\n*%s* — toolset `%s`, tier %s.", t.Name, t.Title, t.Toolset, tier)
 	if notes := toolNotes[t.Name]; len(notes) > 0 {
-		fmt.Fprintf(b, " More in README's [Tool notes](README.md#tool-notes): %s.", strings.Join(notes, "; "))
+		fmt.Fprintf(b, " More in the [Tool notes](how-it-works.md#tool-notes): %s.", strings.Join(notes, "; "))
 	}
 	fmt.Fprintf(b, "\n\n%s\n\n", oneLine(t.Description))
 

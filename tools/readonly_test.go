@@ -23,7 +23,7 @@ import (
 // their sizes and modes, options at every scope, hooks, buffers,
 // environment and clients. The one footprint allowed while the server
 // runs is the pipe (and its @tmux-mcp-pipe mark) of a pane being watched,
-// as the README says; once the server has stopped, not even that.
+// as docs/how-it-works.md says; once the server has stopped, not even that.
 func TestReadOnlyToolsChangeNothing(t *testing.T) {
 	for _, tier := range []tools.Class{tools.ReadOnly, tools.Mutating} {
 		t.Run(tools.TierName(tier), func(t *testing.T) { readOnlyChangesNothing(t, tier) })
