@@ -46,7 +46,7 @@ func TestMain(m *testing.M) {
 			os.Exit(2)
 		}
 	}
-	testscript.Main(removingRunDirs{m}, map[string]func(){
+	testscript.Main(m, map[string]func(){
 		"tmux-mcp":   func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"mcp-replay": func() { os.Exit(mcpReplay(os.Args[1:])) },
 	})

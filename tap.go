@@ -12,7 +12,7 @@ import (
 // it was started with (a test harness dispatches on that name), or "" —
 // each stream then this instance's own — where a tap cannot check who
 // reads it (only Linux has SO_PEERCRED here), where the binary is not
-// found, or when TMUX_MCP_NO_TAPS is set (the escape hatch README names).
+// found, or when TMUX_MCP_NO_TAPS is set (the escape hatch docs/how-it-works.md names).
 func tapBinary() string {
 	if runtime.GOOS != "linux" || os.Getenv("TMUX_MCP_NO_TAPS") != "" {
 		return ""

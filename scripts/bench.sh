@@ -31,6 +31,6 @@ go test -run '^$' -bench 'ListPanesNative|ListPanesExec|ConnectOnly' -count "$co
 
 echo
 echo "== tool level"
-go test -run '^$' -bench 'Wakeup|BareTmux|ListPanes|Startup|RunShellCommandTrue|RunProgramTrue|WaitForExitNotice' -benchtime 30x . | quiet
-go test -run '^$' -bench 'ConcurrentWaits|Stream100MiB' -benchtime 3x . | quiet
+go test -run '^$' -bench 'Wakeup|BareTmux|ListPanes|Startup|RunShellCommandTrue|RunProgramTrue|WaitForExitNotice' -benchtime 30x ./e2e | quiet
+go test -run '^$' -bench 'ConcurrentWaits|Stream100MiB' -benchtime 3x ./e2e | quiet
 go test -run '^$' -bench . ./tmuxctl/... | quiet

@@ -37,16 +37,17 @@ cd "$(dirname "$0")/.."
 
 # Each -timeout applies to one package's test binary; testscript stops a
 # golden that is still running at 90% of it. On the 2-core CI machine the
-# slowest package (the root one: goldens, stress, leftovers) takes about
+# slowest packages (the root one: the goldens; e2e: stress, leftovers) take about
 # 2 min in step 3 and about 1.5 min in a step-4 run when the machine is
 # otherwise idle, and three to four times that when other jobs share its
 # cores; the limits leave room for that and still end a hung test.
 full_timeout=20m
 matrix_timeout=10m
-# The goldens, the stress test, and the tests of several instances on
-# one tmux server and of what is left behind (issue 20 asks for these on
-# every version).
+# The goldens (in the root package), the stress test, and the tests of
+# several instances on one tmux server and of what is left behind (in e2e/;
+# issue 20 asks for these on every version).
 matrix_run='TestScripts|TestStress|TestInstances|TestLeftover'
+matrix_pkgs='. ./e2e'
 # tmuxctl's tests of the native client against the binary, for every version.
 native_run='TestNative|TestExecTransport'
 # The version whose goldens also run with the tmux binary forced.
@@ -167,13 +168,13 @@ else
 			continue
 		fi
 		echo "$bin"
-		part "tmux $v: go test -run '$matrix_run' ."
+		part "tmux $v: go test -run '$matrix_run' $matrix_pkgs"
 		# The tests take tmux from TMUX_MCP_TEST_TMUX; PATH has it too, so
 		# that a test which runs plain "tmux" still gets this version.
 		mkdir -p "$tmp/tmux-$v"
 		ln -sf "$bin" "$tmp/tmux-$v/tmux"
 		TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v" \
-			-count=1 -timeout "$matrix_timeout" -run "$matrix_run" .
+			-count=1 -timeout "$matrix_timeout" -run "$matrix_run" $matrix_pkgs
 		done_part
 		part "tmux $v: go test -run '$native_run' ./tmuxctl"
 		TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v (native client against the binary)" \

@@ -13,4 +13,4 @@ case $seconds in
 esac
 export TMUX_MCP_STRESS_SECONDS=$seconds
 # Room for the run itself plus the generous per-call and clean-up bounds.
-exec go test -count=1 -v -timeout "$((seconds + 600))s" -run '^TestStress$' .
+exec go test -count=1 -v -timeout "$((seconds + 600))s" -run '^TestStress$' ./e2e

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // Tests of what tmux-mcp leaves behind (issue 7). tmux-mcp never attaches a
 // client to tmux (a control client mid-handshake crashes every tmux before

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"fmt"
@@ -25,7 +25,8 @@ var buildBinary = sync.OnceValues(func() (string, error) {
 	if raceBuild {
 		args = append(args, "-race")
 	}
-	out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
+	// The module's root package: the tests run in e2e/.
+	out, err := exec.Command("go", append(args, "..")...).CombinedOutput()
 	if err != nil {
 		return "", fmt.Errorf("go build: %v: %s", err, out)
 	}

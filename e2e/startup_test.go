@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // Tests of how tmux-mcp starts: it answers initialize at once, while its
 // tools are added and the hub sweeps what dead instances left in tmux, and

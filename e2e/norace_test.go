@@ -1,6 +1,6 @@
 //go:build !race
 
-package main
+package e2e
 
 // raceBuild is true when this test binary is built with -race; see
 // race_test.go.

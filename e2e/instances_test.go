@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // Tests of several tmux-mcp processes on one tmux server (issue 20): a
 // watched pane's output comes from its tap, which every instance of the

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // TestStress drives four tmux-mcp instances hard on a private tmux that is
 // busy the

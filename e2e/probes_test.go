@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // What the process tests look at from outside: tmux's state on a private
 // socket (panes, options, hooks, clients, window sizes), processes by

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // Tests of how tmux-mcp ends (issue 17): at EOF on stdin and on SIGTERM,
 // SIGINT and SIGHUP, calls that do not wait answer normally, every wait in

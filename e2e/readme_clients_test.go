@@ -1,13 +1,14 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
 // clientSnippet is one client config block of the docs: the client it is
@@ -18,7 +19,7 @@ var snippetRE = regexp.MustCompile("(?s)<!-- client: ([a-z-]+) -->\n```([a-z]+)\
 
 // snippetDocs are the documents with client snippets: README's five
 // clients, and docs/usage.md's tmux on another machine (ssh).
-var snippetDocs = []string{"README.md", filepath.Join("docs", "usage.md")}
+var snippetDocs = []string{filepath.Join("..", "README.md"), filepath.Join("..", "docs", "usage.md")}
 
 // readmeSnippets returns every client snippet in snippetDocs.
 func readmeSnippets(t *testing.T) []clientSnippet {
@@ -118,9 +119,12 @@ func commandOf(t *testing.T, s clientSnippet) (string, []string) {
 }
 
 // TestReadmeClientSnippets checks that README.md (with docs/usage.md for
-// ssh) has a snippet for each client, that each parses as that client reads it, and that the server
-// accepts the arguments it would be started with (and serves stdio).
+// ssh) has a snippet for each client, that each parses as that client
+// reads it, and that tmux-mcp started with its arguments serves MCP on
+// stdio: it answers initialize and lists the sessions of the private tmux
+// the test points it at (-S, which wins over a snippet's -L).
 func TestReadmeClientSnippets(t *testing.T) {
+	sock := tmuxtest.Server(t)
 	want := map[string]bool{"claude-code": true, "claude-desktop": true, "cursor": true, "vscode": true, "codex": true, "ssh": true}
 	for _, s := range readmeSnippets(t) {
 		if !want[s.client] {
@@ -137,14 +141,16 @@ func TestReadmeClientSnippets(t *testing.T) {
 		}
 		if cmd != "tmux-mcp" {
 			t.Errorf("%s: command %q, want tmux-mcp", s.client, cmd)
+			continue
 		}
-		cfg, err := parseFlags(args, io.Discard)
-		if err != nil {
-			t.Errorf("%s: tmux-mcp %q: %v", s.client, args, err)
-		}
-		if cfg.command != nil || cfg.HTTPAddr != "" {
-			t.Errorf("%s: tmux-mcp %q does not serve MCP on stdio", s.client, args)
-		}
+		t.Run(s.client, func(t *testing.T) {
+			m := launchMCP(t, sock, "", args...)
+			out := m.mustTool(t, "list_sessions", map[string]any{})
+			sessions, _ := out["sessions"].([]any)
+			if len(sessions) != 1 || sessions[0].(map[string]any)["sessionName"] != "main" {
+				t.Errorf("tmux-mcp %q: list_sessions gave %v, want the test's one session main", args, out["sessions"])
+			}
+		})
 	}
 	for c := range want {
 		t.Errorf("the docs have no snippet for %s (README.md, docs/usage.md)", c)
