@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"reflect"
 	"runtime"
 	"strings"
@@ -96,6 +97,7 @@ type binder struct {
 	in, out reflect.Type                                            // the handler's argument and result types
 	method  string                                                  // the handler's full name, e.g. "…handlers.(*Handlers).ListPanes"
 	direct  directCaller                                            // the handler called outside tools/call (call_read_tools_batch)
+	sdk     func(s *mcp.Server, t *mcp.Tool, h *handlers.Handlers)  // registers the tool on go-sdk's typed path (mcp.AddTool)
 }
 
 // bind adapts a handler method to a tools/call handler that does what
@@ -112,6 +114,40 @@ func bind[In, Out any](method func(*handlers.Handlers, context.Context, In) (Out
 		out:     reflect.TypeFor[Out](),
 		method:  runtime.FuncForPC(reflect.ValueOf(method).Pointer()).Name(),
 		direct:  direct(c, method),
+		sdk:     sdkTyped(method),
+	}
+}
+
+// sdkTyped registers method with go-sdk's own typed path, mcp.AddTool:
+// the SDK decodes and checks the arguments and the result; only the text
+// block is ours (the result rendered).
+func sdkTyped[In, Out any](method func(*handlers.Handlers, context.Context, In) (Out, error)) func(*mcp.Server, *mcp.Tool, *handlers.Handlers) {
+	return func(s *mcp.Server, t *mcp.Tool, h *handlers.Handlers) {
+		mcp.AddTool(s, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+			if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+				ctx = handlers.WithProgress(ctx, func(elapsed, total float64, msg string) {
+					req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+						ProgressToken: token, Progress: elapsed, Total: total, Message: msg,
+					})
+				})
+			}
+			ctx, notes := handlers.WithNotes(ctx)
+			out, err := method(h, ctx, in)
+			if err != nil {
+				return nil, out, err
+			}
+			data, err := json.Marshal(out)
+			if err != nil {
+				return nil, out, err
+			}
+			obj, _ := decodeObject(data)
+			var content []mcp.Content
+			if note := notes(); note != "" {
+				content = append(content, &mcp.TextContent{Text: note})
+			}
+			content = append(content, &mcp.TextContent{Text: render(obj, askedOf(obj, in))})
+			return &mcp.CallToolResult{Content: content}, out, nil
+		})
 	}
 }
 
@@ -163,8 +199,13 @@ func RegisterLater(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selectio
 	h.SetReadTools(readTools(h))
 	sc = newShortcut(offered)
 	sc.AddReceivingMiddleware(s, refuseUnoffered(refused), nullArgumentsAsEmpty, shortenErrors)
+	sdkTypedPath := os.Getenv("TMUX_MCP_SDK_CALLS") == "typed"
 	return sc, func() {
 		for _, t := range offered {
+			if sdkTypedPath {
+				t.bind.sdk(s, t.MCP(), h)
+				continue
+			}
 			handler := t.bind.handler(t.Name, h)
 			s.AddTool(t.MCP(), handler)
 			sc.add(t.Name, handler)

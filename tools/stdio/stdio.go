@@ -68,7 +68,13 @@ type Transport struct {
 	initialized atomic.Bool                       // the SDK has answered initialize
 	shortcuts   map[jsonrpc.ID]context.CancelFunc // the shortcut's calls in flight, under mu
 	answering   *workers.Pool                     // runs the shortcut's calls
+	sdkCodec    bool                              // decode and encode every message with go-sdk's jsonrpc
 }
+
+// UseSDKCodec makes the transport decode and encode every message with
+// go-sdk's jsonrpc.DecodeMessage and EncodeMessage, as go-sdk's own
+// transports do. Call it before the server connects.
+func (g *Transport) UseSDKCodec() { g.sdkCodec = true }
 
 // A Shortcut claims requests that the transport answers itself rather
 // than passing them to the SDK. For a request it takes it returns the
@@ -135,6 +141,9 @@ func (c *connection) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return ctx.Err()
 	}
 	data, ok := encodeResult(msg)
+	if c.g.sdkCodec {
+		ok = false
+	}
 	if !ok {
 		var err error
 		if data, err = jsonrpc.EncodeMessage(msg); err != nil {
@@ -321,7 +330,7 @@ func (g *Transport) handleLine(line []byte) {
 	if len(line) == 0 {
 		return
 	}
-	msg, ids, err := decode(line)
+	msg, ids, err := decode(line, g.sdkCodec)
 	if err != nil {
 		g.reply(errorReply(line, err))
 		return
@@ -516,7 +525,7 @@ func (g *Transport) noteInitialized(id jsonrpc.ID) {
 // batch is refused here: the SDK ends the whole session on one (MCP dropped
 // JSON-RPC batching in 2025-06-18), and one line must never cost the calls
 // in flight.
-func decode(line []byte) (jsonrpc.Message, []jsonrpc.ID, error) {
+func decode(line []byte, sdkCodec bool) (jsonrpc.Message, []jsonrpc.ID, error) {
 	// One JSON value and nothing after it: the SDK decodes the first value
 	// and then ends the session on the trailing data.
 	if !json.Valid(line) {
@@ -525,7 +534,11 @@ func decode(line []byte) (jsonrpc.Message, []jsonrpc.ID, error) {
 	if line[0] == '[' {
 		return nil, nil, errBatch
 	}
-	msg, ok := decodeRequest(line)
+	var msg jsonrpc.Message
+	ok := false
+	if !sdkCodec {
+		msg, ok = decodeRequest(line)
+	}
 	if !ok {
 		var err error
 		if msg, err = jsonrpc.DecodeMessage(line); err != nil {
