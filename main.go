@@ -400,15 +400,6 @@ func serve(ctx context.Context, o serveOptions) error {
 	}
 
 	transport := stdio.New(o.In, o.Out)
-	switch os.Getenv("TMUX_MCP_SDK_CALLS") {
-	case "":
-		// Plain tools/calls skip go-sdk's request path (see
-		// tools.Shortcut); TMUX_MCP_SDK_CALLS=1 sends every one through it.
-		transport.SetShortcut(srv.Shortcut.Claim)
-	case "codec", "typed":
-		// go-sdk's codec and request path ("typed": its typed tools too).
-		transport.UseSDKCodec()
-	}
 	// Runs before srv.Close: the reader is joined where it can be
 	// interrupted (see interruptibleInput); on a terminal it ends with
 	// the process.

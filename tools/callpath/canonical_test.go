@@ -1,4 +1,4 @@
-package tools
+package callpath_test
 
 import (
 	"bytes"
@@ -8,15 +8,17 @@ import (
 	"testing"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
+	"github.com/tmux-mcp/tmux-mcp/tools"
+	"github.com/tmux-mcp/tmux-mcp/tools/callpath"
 )
 
 // No tool's result type rules out a single marshal (its interfaces are
 // judged by what they hold); a type that did would still work, marshalled
 // twice.
 func TestEveryResultTypeCanonical(t *testing.T) {
-	for _, tool := range Catalogue {
-		if verdictOf(tool.bind.out) == never {
-			t.Errorf("%s: result type %v is never canonical", tool.Name, tool.bind.out)
+	for _, tool := range tools.Catalogue {
+		if _, out := tool.Types(); callpath.NeverCanonical(out) {
+			t.Errorf("%s: result type %v is never canonical", tool.Name, out)
 		}
 	}
 }
@@ -50,12 +52,12 @@ func TestCanonicalRefuses(t *testing.T) {
 	}
 	for _, v := range []any{unsorted{}, embeds{}, deepUnsorted{}, raw{}, sorted{},
 		holdsAny{json.RawMessage("1")}, holdsAny{map[string]any{"k": []any{unsorted{}}}}} {
-		if canonical(reflect.ValueOf(v)) {
+		if callpath.Canonical(reflect.ValueOf(v)) {
 			t.Errorf("%#v: canonical, want not", v)
 		}
 	}
 	for _, v := range []any{holdsAny{}, holdsAny{"x"}, holdsAny{map[string]any{"k": []any{inner{}, 1.5}}}} {
-		if !canonical(reflect.ValueOf(v)) {
+		if !callpath.Canonical(reflect.ValueOf(v)) {
 			t.Errorf("%#v: not canonical", v)
 		}
 	}
@@ -66,7 +68,7 @@ func TestCanonicalRefuses(t *testing.T) {
 		d string
 		E string `json:"-"`
 	}
-	if !canonical(reflect.ValueOf(fine{})) {
+	if !callpath.Canonical(reflect.ValueOf(fine{})) {
 		t.Error("a sorted struct of canonical types: not canonical")
 	}
 }
@@ -95,8 +97,9 @@ func TestCanonicalMarshalsOnce(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	types := []reflect.Type{reflect.TypeFor[gen.GetPaneInfoOutput](), reflect.TypeFor[gen.ListPanesOutput](),
 		reflect.TypeFor[unsorted](), reflect.TypeFor[holdsAny](), reflect.TypeFor[map[string]unsorted](), reflect.TypeFor[omits]()}
-	for _, tool := range Catalogue {
-		types = append(types, tool.bind.out)
+	for _, tool := range tools.Catalogue {
+		_, out := tool.Types()
+		types = append(types, out)
 	}
 	checked, builtN := 0, 0
 	for _, typ := range types {
@@ -112,13 +115,13 @@ func TestCanonicalMarshalsOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			twice, _ := json.Marshal(back)
-			if built, ok := decoded(v); ok {
+			if built, ok := callpath.Decoded(v); ok {
 				if !reflect.DeepEqual(built, back) {
 					t.Fatalf("%v: built %#v\ndecoded %#v", typ, built, back)
 				}
 				builtN++
 			}
-			if !canonical(v) || bytes.Contains(once, replacedUTF8) {
+			if !callpath.Canonical(v) || bytes.Contains(once, callpath.ReplacedUTF8) {
 				continue
 			}
 			checked++

@@ -1,4 +1,4 @@
-package schemacheck_test
+package callpath_test
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/tmux-mcp/tmux-mcp/schemas"
-	"github.com/tmux-mcp/tmux-mcp/tools/internal/schemacheck"
+	"github.com/tmux-mcp/tmux-mcp/tools/callpath"
 )
 
 // A compiled schema under test: the resolved schema jsonschema-go
@@ -20,7 +20,7 @@ type subject struct {
 	name    string
 	schema  *jsonschema.Schema
 	rs      *jsonschema.Resolved
-	checker *schemacheck.Checker
+	checker *callpath.Checker
 }
 
 // subjects are every schemas/*.json, resolved as tools resolves them; each
@@ -37,7 +37,7 @@ func subjects(t testing.TB) []subject {
 			if err != nil {
 				t.Fatalf("%s.%s: %v", tool, kind, err)
 			}
-			c, err := schemacheck.Compile(rs)
+			c, err := callpath.Compile(rs)
 			if err != nil {
 				t.Fatalf("%s.%s does not compile: %v", tool, kind, err)
 			}
@@ -378,7 +378,7 @@ func TestCompileDeclines(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
-		if _, err := schemacheck.Compile(rs); err == nil {
+		if _, err := callpath.Compile(rs); err == nil {
 			t.Errorf("Compile(%s) = nil error, want it to decline", src)
 		}
 	}
@@ -389,7 +389,7 @@ func TestCompileDeclines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := schemacheck.Compile(rs); err != nil {
+	if _, err := callpath.Compile(rs); err != nil {
 		t.Errorf("Compile of a supported schema: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package tools
+package callpath
 
 import (
 	"encoding/json"
@@ -8,25 +8,11 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/gen"
 )
 
-// TestEveryContractResolves resolves every catalogue tool's schemas: a
-// tools/call resolves them only when first called, so a schema that does
-// not resolve would otherwise show only then.
-func TestEveryContractResolves(t *testing.T) {
-	for _, tool := range Catalogue {
-		if _, _, err := resolveSchemas(tool.Name); err != nil {
-			t.Errorf("%s: %v", tool.Name, err)
-		}
-	}
-}
-
-// TestArgumentsAsTheSDKWordsThem checks the refusals of [arguments] in
+// TestArgumentsAsTheSDKWordsThem checks the refusals of [Arguments] in
 // go-sdk's words (go-sdk v1.8.0 toolForErr), which shortenErrors and the
 // goldens build on.
 func TestArgumentsAsTheSDKWordsThem(t *testing.T) {
-	in, _, err := resolveSchemas("capture_pane")
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := For("capture_pane")
 	for args, want := range map[string]string{
 		`[]`:                    `validating "arguments": unmarshaling arguments: json: cannot unmarshal "[]" into Go value of type map[string]interface {}`,
 		`"s"`:                   `validating "arguments": unmarshaling arguments: json: cannot unmarshal "\"s\"" into Go value of type map[string]interface {}`,
@@ -34,16 +20,16 @@ func TestArgumentsAsTheSDKWordsThem(t *testing.T) {
 		`{"paneId":"%1.5"}`:     `validating "arguments": validating root: validating /properties/paneId: pattern: "%1.5" does not match regular expression "^%\\d+$"`,
 		`{"paneId":"%1","x":1}`: `validating "arguments": validating root: unexpected additional properties ["x"]`,
 	} {
-		_, refused := arguments[gen.CapturePaneInput](in, json.RawMessage(args))
+		_, refused := Arguments[gen.CapturePaneInput](in, json.RawMessage(args))
 		if refused == nil {
 			t.Errorf("%s: taken", args)
 			continue
 		}
-		if got := refused.sdkError().Error(); got != want {
+		if got := refused.Error(); got != want {
 			t.Errorf("%s:\n got %s\nwant %s", args, got, want)
 		}
 	}
-	got, refused := arguments[gen.CapturePaneInput](in, json.RawMessage(`{"paneId":"%3","start":-2}`))
+	got, refused := Arguments[gen.CapturePaneInput](in, json.RawMessage(`{"paneId":"%3","start":-2}`))
 	if refused != nil || got.PaneID != "%3" || got.Start == nil || *got.Start != -2 {
 		t.Errorf("arguments = %+v, %v", got, refused)
 	}
@@ -52,11 +38,8 @@ func TestArgumentsAsTheSDKWordsThem(t *testing.T) {
 // TestStructuredSortsKeys checks that structured content comes with its
 // keys sorted, as go-sdk sends a typed tool's result.
 func TestStructuredSortsKeys(t *testing.T) {
-	_, out, err := resolveSchemas("capture_pane")
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, obj, err := structured(out, gen.CapturePaneOutput{PaneID: "%0", Text: "a<b"})
+	out := For("capture_pane")
+	data, obj, err := out.Result(gen.CapturePaneOutput{PaneID: "%0", Text: "a<b"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +50,7 @@ func TestStructuredSortsKeys(t *testing.T) {
 	if obj["paneId"] != "%0" {
 		t.Errorf("object = %v", obj)
 	}
-	if _, _, err := structured(out, map[string]any{"paneId": "x"}); err == nil || !strings.HasPrefix(err.Error(), "validating tool output: ") {
+	if _, _, err := out.Result(map[string]any{"paneId": "x"}); err == nil || !strings.HasPrefix(err.Error(), "validating tool output: ") {
 		t.Errorf("invalid output: err = %v", err)
 	}
 }

@@ -9,12 +9,12 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
-// TestShortcutAnswersAsTheSDK sends the same tools/call lines to a server
-// whose transport answers plain calls itself (the default) and to one
-// that sends every call through go-sdk (TMUX_MCP_SDK_CALLS=1), on one
-// tmux, and wants byte-equal replies: results, refusals, argument errors
-// and JSON-RPC errors alike.
-func TestShortcutAnswersAsTheSDK(t *testing.T) {
+// TestCallPathAnswersAsTheSDK sends the same tools/call lines to a server
+// whose tools run on package callpath's typed path (the default) and to
+// one whose tools go-sdk's own typed path runs (mcp.AddTool,
+// TMUX_MCP_SDK_CALLS=1), on one tmux, and wants byte-equal replies:
+// results, refusals, argument errors and JSON-RPC errors alike.
+func TestCallPathAnswersAsTheSDK(t *testing.T) {
 	sock := tmuxtest.Server(t)
 	// A fixed window name: automatic-rename may rename the window between
 	// the two servers' answers as the shell settles.
@@ -23,7 +23,7 @@ func TestShortcutAnswersAsTheSDK(t *testing.T) {
 	t.Setenv("TMUX_MCP_SDK_CALLS", "1")
 	viaSDK := launchMCP(t, sock, "", flags...)
 	os.Unsetenv("TMUX_MCP_SDK_CALLS")
-	shortcut := launchMCP(t, sock, "", flags...)
+	callpath := launchMCP(t, sock, "", flags...)
 	long := strings.Repeat("y", 300)
 	params := []string{
 		`{"name":"get_pane_info","arguments":{"paneId":"%0"}}`,
@@ -56,7 +56,7 @@ func TestShortcutAnswersAsTheSDK(t *testing.T) {
 		for _, id := range []string{fmt.Sprint(7000 + i), fmt.Sprintf("%q", fmt.Sprint("s", i))} {
 			line := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":` + p + `}`
 			var replies [2]string
-			for j, s := range []*mcpServer{viaSDK, shortcut} {
+			for j, s := range []*mcpServer{viaSDK, callpath} {
 				if err := s.Send(line); err != nil {
 					t.Fatal(err)
 				}
@@ -67,7 +67,7 @@ func TestShortcutAnswersAsTheSDK(t *testing.T) {
 				replies[j] = string(reply)
 			}
 			if replies[0] != replies[1] {
-				t.Errorf("%s\nvia go-sdk: %s\nshortcut:   %s", line, replies[0], replies[1])
+				t.Errorf("%s\nvia go-sdk: %s\ncallpath:   %s", line, replies[0], replies[1])
 			}
 		}
 	}

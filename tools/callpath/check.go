@@ -1,4 +1,4 @@
-package schemacheck
+package callpath
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package tools
+package callpath
 
 import (
 	"encoding/json"
@@ -39,17 +39,14 @@ func BenchmarkStructured(b *testing.B) {
 		tool string
 		out  any
 	}{{"get_pane_info", info}, {"list_panes", list}} {
-		_, schema, err := resolveSchemas(c.tool)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, _, err := structured(schema, c.out); err != nil {
+		schema := For(c.tool)
+		if _, _, err := schema.Result(c.out); err != nil {
 			b.Fatal(err)
 		}
 		b.Run(c.tool, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, _, err := structured(schema, c.out); err != nil {
+				if _, _, err := schema.Result(c.out); err != nil {
 					b.Fatal(err)
 				}
 			}
