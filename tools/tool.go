@@ -106,6 +106,9 @@ type binder struct {
 	method  string                                                 // the handler's full name, e.g. "…handlers.(*Handlers).ListPanes"
 	direct  directCaller                                           // the handler called outside tools/call (call_read_tools_batch)
 	schemas *callpath.Contract                                     // the tool's two schemas, named by the catalogue (see init)
+	// probe registers, on go-sdk's typed path, a stand-in taking the
+	// tool's arguments type that only records it ran (FuzzToolArguments).
+	probe func(s *mcp.Server, t *mcp.Tool, ran *bool)
 }
 
 // bind adapts a handler method to a tools/call handler that does what
@@ -126,6 +129,12 @@ func bind[In, Out any](method func(*handlers.Handlers, context.Context, In) (Out
 		out:    reflect.TypeFor[Out](),
 		method: runtime.FuncForPC(reflect.ValueOf(method).Pointer()).Name(),
 		direct: direct(c, method),
+		probe: func(s *mcp.Server, t *mcp.Tool, ran *bool) {
+			mcp.AddTool(s, t, func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, any, error) {
+				*ran = true
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "called"}}}, nil, nil
+			})
+		},
 	}
 }
 
