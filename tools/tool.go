@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"reflect"
 	"runtime"
 	"strings"
@@ -207,7 +206,7 @@ func (t Tool) MCP() *mcp.Tool {
 // result naming the flag that would offer it, rather than the bare
 // "unknown tool" the SDK would give.
 func Register(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selection) {
-	RegisterLater(s, h, tier, sel)()
+	RegisterLater(s, h, tier, sel, false)()
 }
 
 // RegisterLater is [Register] in two steps. At once it checks the
@@ -216,10 +215,10 @@ func Register(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selection) {
 // function it returns adds the offered tools to s. Adding them is most of
 // a start's work (go-sdk parses and resolves both schemas of each tool as
 // it is added), so a server can answer initialize while it runs, as long
-// as it holds every other request until it has returned. With
-// TMUX_MCP_SDK_CALLS=1 every tool goes on go-sdk's own typed path
-// (mcp.AddTool) instead of package callpath's.
-func RegisterLater(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selection) (add func()) {
+// as it holds every other request until it has returned. With viaSDK
+// every tool goes on go-sdk's own typed path (mcp.AddTool) instead of
+// package callpath's (TMUX_MCP_SDK_CALLS=1).
+func RegisterLater(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selection, viaSDK bool) (add func()) {
 	seen := map[string]bool{}
 	refused := map[string]string{}
 	var offered []Tool
@@ -236,7 +235,6 @@ func RegisterLater(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selectio
 	}
 	h.SetReadTools(readTools(h))
 	s.AddReceivingMiddleware(refuseUnoffered(refused), nullArgumentsAsEmpty, shortenErrors)
-	viaSDK := os.Getenv("TMUX_MCP_SDK_CALLS") != ""
 	return func() {
 		for _, t := range offered {
 			if viaSDK {
@@ -250,6 +248,18 @@ func RegisterLater(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selectio
 			runtime.Gosched()
 		}
 	}
+}
+
+// Offered lists the catalogue's tools a server with tier and sel serves,
+// in catalogue order: those it registers, and `tmux-mcp tools` lists.
+func Offered(tier Class, sel Selection) []Tool {
+	var out []Tool
+	for _, t := range Catalogue {
+		if refusal(t, tier, sel) == "" {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // refusal is why a call to t is refused, or "" if t is served.
