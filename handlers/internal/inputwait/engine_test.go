@@ -3,8 +3,8 @@ package inputwait
 import (
 	"context"
 	"os/exec"
-	"sync"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
