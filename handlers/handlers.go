@@ -9,6 +9,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/clip"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/echo"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/framed"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/inputwait"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/waiting"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
@@ -46,7 +47,7 @@ type Handlers struct {
 // output through hub. Waits in flight end early when shutdown is done.
 func New(shutdown context.Context, client *tmuxctl.Client, hub *live.Hub, limits Limits) *Handlers {
 	echoes := echo.NewBook()
-	return &Handlers{tmux: client, hub: hub, exits: hub.Exits(), echo: echoes, commands: framed.New(client, hub, echoes), limits: limits, shutdown: shutdown}
+	return &Handlers{tmux: client, hub: hub, exits: hub.Exits(), echo: echoes, commands: framed.New(client, hub, echoes, inputwait.New(client)), limits: limits, shutdown: shutdown}
 }
 
 // lines returns the line limit for a request that asked for max (nil: the

@@ -73,7 +73,7 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 	}
 	w := h.beginWait(ctx, float64(in.TimeoutMs), "running "+c.ID+" in pane "+string(c.Pane)) // the schema's default applies when omitted
 	defer w.Done()
-	r := h.commands.Follow(ctx, w, c)
+	r := h.commands.Follow(ctx, w, c, in.StopForInput)
 	cut := h.cutRequest(keepPart(in.Keep, gen.RunShellCommandInputKeepHead, gen.RunShellCommandInputKeepBoth), in.MaxLines)
 	return h.commandOutput(c.Stream, r, w.EffectiveMs(), cut), nil
 }
@@ -140,7 +140,7 @@ func (h *Handlers) WaitForCommand(ctx context.Context, in gen.WaitForCommandInpu
 		out = h.commandOutput(c.Stream, r, h.effectiveMs(float64(in.TimeoutMs)), cut)
 	} else {
 		w := h.beginWait(ctx, float64(in.TimeoutMs), "running "+c.ID+" in pane "+string(c.Pane))
-		out = h.commandOutput(c.Stream, h.commands.Follow(ctx, w, c), w.EffectiveMs(), cut)
+		out = h.commandOutput(c.Stream, h.commands.Follow(ctx, w, c, in.StopForInput), w.EffectiveMs(), cut)
 		w.Done()
 	}
 	var w gen.WaitForCommandOutput
@@ -170,6 +170,9 @@ func (h *Handlers) commandOutput(s *live.Stream, r framed.Result, effectiveMs in
 	if r.Signal != "" {
 		sig := r.Signal
 		out.Signal = &sig
+	}
+	if r.Outcome == framed.AwaitingInput {
+		out.Prompt, out.Evidence = &r.Asking.Prompt, r.Asking.Evidence
 	}
 	kept := clip.CutLong(s, r.TextStart, r.Text, c, h.limits.MaxBytes)
 	out.Output = kept.Text
@@ -344,23 +347,26 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 	defer func() { st.release() }()
 	w := h.beginWait(ctx, float64(in.TimeoutMs), "running "+in.Argv[0]) // the schema's default applies when omitted
 	defer w.Done()
-	end, err := h.awaitProgram(ctx, w, &st, nonce, in.KeepPane)
+	end, err := h.awaitProgram(ctx, w, &st, nonce, in.KeepPane, in.StopForInput)
 	if err != nil {
 		return gen.RunProgramOutput{}, wording.MayStillRun(err, in.Argv[0], st.created.Pane)
 	}
-	if end.ending == waiting.Happened || end.ending == waiting.Gone {
+	if end.asking == nil && (end.ending == waiting.Happened || end.ending == waiting.Gone) {
 		defer gate.Abandon() // nothing will listen for the ack any more
 	}
 	closed := h.settleProgram(ctx, st, end, in.KeepPane)
 	out := gen.RunProgramOutput{
 		PaneID:             string(st.created.Pane),
 		EffectiveTimeoutMs: w.EffectiveMs(),
-		Outcome:            programOutcome(end.ending),
+		Outcome:            programOutcome(end),
 		ExitStatus:         nil,
 		Signal:             nil,
 		PaneClosed:         closed,
 	}
-	if end.ending == waiting.Happened {
+	switch {
+	case end.asking != nil:
+		out.Prompt, out.Evidence = &end.asking.Prompt, end.asking.Evidence
+	case end.ending == waiting.Happened:
 		out.ExitStatus, out.Signal = end.exit.Status, end.exit.Signal
 	}
 	keep := h.cutRequest(keepPart(in.Keep, gen.RunProgramInputKeepHead, gen.RunProgramInputKeepBoth), in.MaxLines)
@@ -370,20 +376,31 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 // A programEnd is how a wait on a program run_program started ended.
 type programEnd struct {
 	ending waiting.Ending
-	exit   live.Exit // how it exited, when it did
-	marked bool      // its exit marker was read: its shell waits for the ack
+	exit   live.Exit      // how it exited, when it did
+	marked bool           // its exit marker was read: its shell waits for the ack
+	asking *framed.Asking // it waits for input and runs on; ending is not set
 }
 
-// awaitProgram waits within w for program st to exit: for its exit marker,
-// unless its pane is kept; kept, or ended without its marker (killed, or
-// the stream failed), the exit tracker reads how it ended from tmux, and
-// st.release then ends that hold. An error (worded) means the wait could
-// not tell; the program may still run.
-func (h *Handlers) awaitProgram(ctx context.Context, w *waiting.Wait, st *started, nonce string, keep bool) (programEnd, error) {
+// awaitProgram waits within w for program st to exit, or (untilInput)
+// to wait for input: for its exit marker, unless its pane is kept; kept,
+// or ended without its marker (killed, or the stream failed), the exit
+// tracker reads how it ended from tmux, and st.release then ends that
+// hold. An error (worded) means the wait could not tell; the program may
+// still run.
+func (h *Handlers) awaitProgram(ctx context.Context, w *waiting.Wait, st *started, nonce string, keep, untilInput bool) (programEnd, error) {
 	var end programEnd
+	if keep && untilInput {
+		// A kept pane's shell prints the marker too; the exit tracker
+		// still reads how it ended.
+		if _, _, end.asking = h.commands.AwaitExit(w, st.stream, nonce, true); end.asking != nil {
+			return end, nil
+		}
+	}
 	if !keep {
-		end.exit, end.marked = h.commands.AwaitExit(w, st.stream, nonce)
+		end.exit, end.marked, end.asking = h.commands.AwaitExit(w, st.stream, nonce, untilInput)
 		switch {
+		case end.asking != nil:
+			return end, nil
 		case end.marked:
 			end.ending = w.End(nil)
 			return end, nil
@@ -419,7 +436,8 @@ func (h *Handlers) awaitProgram(ctx context.Context, w *waiting.Wait, st *starte
 // that completed is closed unless kept (it reports whether it was), after
 // its output is all in the stream.
 func (h *Handlers) settleProgram(ctx context.Context, st started, end programEnd, keep bool) (closed bool) {
-	if (end.ending == waiting.Cancelled || end.ending == waiting.TimedOut) && !keep && !end.marked {
+	runsOn := end.asking != nil || end.ending == waiting.Cancelled || end.ending == waiting.TimedOut
+	if runsOn && !keep && !end.marked {
 		// The program runs on: from now on the exit tracker holds its
 		// pane.
 		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -428,7 +446,7 @@ func (h *Handlers) settleProgram(ctx context.Context, st started, end programEnd
 		}
 		cancel()
 	}
-	if end.ending != waiting.Happened {
+	if runsOn || end.ending != waiting.Happened {
 		return false
 	}
 	if !keep {

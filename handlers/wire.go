@@ -179,6 +179,8 @@ func commandOutcome(o framed.Outcome) gen.RunShellCommandOutputOutcome {
 		return gen.RunShellCommandOutputOutcomeTimedOut
 	case framed.PaneDied:
 		return gen.RunShellCommandOutputOutcomePaneDied
+	case framed.AwaitingInput:
+		return gen.RunShellCommandOutputOutcomeAwaitingInput
 	}
 	return gen.RunShellCommandOutputOutcomeCancelled
 }
@@ -195,8 +197,11 @@ func commandState(s framed.State) gen.RunShellCommandOutputState {
 }
 
 // programOutcome names how a wait on a program run_program started ended.
-func programOutcome(e waiting.Ending) gen.RunProgramOutputOutcome {
-	switch e {
+func programOutcome(end programEnd) gen.RunProgramOutputOutcome {
+	if end.asking != nil {
+		return gen.RunProgramOutputOutcomeAwaitingInput // the program runs on in paneId
+	}
+	switch end.ending {
 	case waiting.Happened:
 		return gen.RunProgramOutputOutcomeCompleted
 	case waiting.Gone:

@@ -36,7 +36,7 @@ func TestEveryFeatureHasAWireName(t *testing.T) {
 func TestEveryCommandOutcomeHasItsWireName(t *testing.T) {
 	outcomes := map[framed.Outcome]gen.RunShellCommandOutputOutcome{
 		framed.Completed: "completed", framed.Interrupted: "interrupted", framed.Suspended: "suspended",
-		framed.TimedOut: "timed_out", framed.Cancelled: "cancelled", framed.PaneDied: "pane_died",
+		framed.TimedOut: "timed_out", framed.Cancelled: "cancelled", framed.PaneDied: "pane_died", framed.AwaitingInput: "awaiting_input",
 	}
 	for o, want := range outcomes {
 		if got := commandOutcome(o); got != want {

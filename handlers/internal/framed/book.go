@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/echo"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/inputwait"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/shellframe"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/internal/proc"
@@ -24,7 +25,8 @@ import (
 type Book struct {
 	tmux  *tmuxctl.Client
 	hub   *live.Hub
-	echo  *echo.Book // told of every line typed, for waits to discount
+	echo  *echo.Book        // told of every line typed, for waits to discount
+	input *inputwait.Engine // says whether a command waits for input
 	mu    sync.Mutex
 	dir   string // private directory of the command files (the hub's)
 	grace time.Duration
@@ -56,11 +58,12 @@ type Command struct {
 
 // New returns an empty book that types with client, follows commands in
 // hub's streams (its command files go in the hub's private directory, and
-// ended commands are kept for its exit grace after their last call) and
-// tells echoes of every typed line.
-func New(client *tmuxctl.Client, hub *live.Hub, echoes *echo.Book) *Book {
+// ended commands are kept for its exit grace after their last call),
+// tells echoes of every typed line and asks input whether a command waits
+// for input.
+func New(client *tmuxctl.Client, hub *live.Hub, echoes *echo.Book, input *inputwait.Engine) *Book {
 	b := newBook(hub.Dir(), hub.ExitGrace())
-	b.tmux, b.hub, b.echo = client, hub, echoes
+	b.tmux, b.hub, b.echo, b.input = client, hub, echoes, input
 	return b
 }
 

@@ -10,7 +10,11 @@
 // A run is: [Book.Free] (is the pane reserved?), [Book.Type], then
 // [Book.Follow] within a wait; later calls find the command with
 // [Book.Find] and either [Book.Stored] (it ended) or Follow again.
-// [Book.AwaitExit] follows run_program's exit marker the same way.
+// [Book.AwaitExit] follows run_program's exit marker the same way. Both
+// can also end when the program waits for terminal input (package
+// inputwait judges it, once the pane has been quiet a moment), with the
+// prompt and the evidence as an [Asking]: the command runs on, and a
+// later Follow or wait collects the rest.
 //
 // Concurrency: a [Book] is safe for concurrent use. Its one mutex guards
 // the maps and each [Command]'s result fields. Lock order: while holding

@@ -9,6 +9,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
 // A Request is one command line to run in the shell of a pane.
@@ -59,12 +60,13 @@ func (b *Book) Type(ctx context.Context, r Request) (*Command, error) {
 type Outcome int
 
 const (
-	Completed   Outcome = iota + 1 // it ended by itself (with a status)
-	Interrupted                    // a signal ended it, or the shell abandoned it
-	Suspended                      // it was stopped and left as a job
-	TimedOut                       // the wait's timeout came first; it runs on
-	Cancelled                      // the call or the stream ended first; it may run on
-	PaneDied                       // its pane's program ended
+	Completed     Outcome = iota + 1 // it ended by itself (with a status)
+	Interrupted                      // a signal ended it, or the shell abandoned it
+	Suspended                        // it was stopped and left as a job
+	TimedOut                         // the wait's timeout came first; it runs on
+	Cancelled                        // the call or the stream ended first; it may run on
+	PaneDied                         // its pane's program ended
+	AwaitingInput                    // it waits for input (see Asking); it runs on
 )
 
 // A State is where a command is when a wait on it ends.
@@ -93,20 +95,23 @@ type Result struct {
 	Missed    int
 	Complete  bool
 	Cursor    *string // where to follow the pane from; nil when unknown
+	Asking    Asking  // with AwaitingInput: the prompt and the evidence
 }
 
 // Follow waits, within w (of the call ctx), for command c to end and
-// reports where it is and what it printed so far. An ended command's
-// result is kept for [Book.Stored] with where its output lies in the
-// stream, so that each call cuts that output its own way.
-func (b *Book) Follow(ctx context.Context, w *waiting.Wait, c *Command) Result {
+// reports where it is and what it printed so far; with untilInput, it
+// also ends once the command has started and waits for terminal input.
+// An ended command's result is kept for [Book.Stored] with where its
+// output lies in the stream, so that each call cuts that output its own
+// way.
+func (b *Book) Follow(ctx context.Context, w *waiting.Wait, c *Command, untilInput bool) Result {
 	s := c.Stream
 	r := Result{ID: c.ID, Pane: c.Pane, Shell: c.Shell}
-	outcome, start, end, m := b.await(w, c)
+	outcome, start, end, m := b.await(w, c, b.asker(s, untilInput), &r.Asking)
 	r.Outcome = outcome
 	ended := true
 	switch outcome {
-	case TimedOut, Cancelled:
+	case TimedOut, Cancelled, AwaitingInput:
 		ended = false
 	case PaneDied:
 		// Output tmux had already read may still be on its way.
@@ -157,10 +162,11 @@ func (b *Book) Follow(ctx context.Context, w *waiting.Wait, c *Command) Result {
 	return r
 }
 
-// await waits for a command's end. It returns the outcome, the stream
-// offsets of the start and end markers (-1 when not seen), and the marker
-// that ended it.
-func (b *Book) await(w *waiting.Wait, c *Command) (outcome Outcome, start, end int64, m frame.Marker) {
+// await waits for a command's end, or (ask not nil) for it to wait for
+// input once started, which it puts in asking. It returns the outcome,
+// the stream offsets of the start and end markers (-1 when not seen), and
+// the marker that ended it.
+func (b *Book) await(w *waiting.Wait, c *Command, ask *asker, asking *Asking) (outcome Outcome, start, end int64, m frame.Marker) {
 	s := c.Stream
 	watch := w.Watch(b.hub, s.Pane())
 	start, end = -1, -1
@@ -186,11 +192,37 @@ func (b *Book) await(w *waiting.Wait, c *Command) (outcome Outcome, start, end i
 			// the command may well still run.
 			return Cancelled, start, -1, frame.Marker{}
 		}
-		if !watch.Next(changed, waiting.Forever) {
+		// Only a command that started is judged: before, the shell at its
+		// prompt, about to read the typed line, looks like one waiting.
+		left := waiting.Forever
+		if start >= 0 {
+			if a, ok := ask.asks(w.Ctx); ok {
+				// The judgement took a moment: the command may have ended
+				// meanwhile (its shell at its prompt waits for input too).
+				// And a prompt shown before the command printed anything is
+				// not its question but what the pane showed before (the
+				// shell's prompt, with the terminal's echo off): a program
+				// that polls the terminal, as tmux's own client does, is
+				// then not taken for one that waits for an answer.
+				if !c.frame().Ended && (a.Prompt == "" || printedSince(s, start)) {
+					*asking = a
+					return AwaitingInput, start, -1, frame.Marker{}
+				}
+				continue
+			}
+			left = ask.left()
+		}
+		if !watch.Next(changed, left) {
 			if w.End(w.Ctx.Err()) == waiting.TimedOut {
 				return TimedOut, start, -1, frame.Marker{}
 			}
 			return Cancelled, start, -1, frame.Marker{}
 		}
 	}
+}
+
+// printedSince reports whether stream s holds output after offset start.
+func printedSince(s *live.Stream, start int64) bool {
+	chunk, err := s.Read(start)
+	return err == nil && len(chunk.Text) > 0
 }
