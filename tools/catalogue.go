@@ -436,8 +436,9 @@ var Catalogue = []Tool{
 		Title: "Run a command in a pane's shell",
 		Description: "Run a command line in a pane's shell as if typed (cd and variables persist) and return outcome, " +
 			"exitStatus and exactly what it printed, without echo or prompt. The pane must be at a shell " +
-			"prompt. On timed_out it keeps running: wait_for_command waits again, send_keys C-c stops it. Of " +
-			"long output the newest lines are kept; capture_since from cutCursor reads the rest.",
+			"prompt. On timed_out or awaiting_input (unless stopForInput:false) it runs on: answer or C-c " +
+			"with send_keys, then wait_for_command. Of long output the newest lines are kept; capture_since " +
+			"from cutCursor reads the rest.",
 		Class:   Mutating,
 		World:   Open,
 		Toolset: Default,
@@ -448,7 +449,7 @@ var Catalogue = []Tool{
 		Name:  "wait_for_command",
 		Title: "Wait for a shell command to end",
 		Description: "Wait again for a command run_shell_command started (commandId) and return the same result: " +
-			"outcome, exitStatus and its whole output. timed_out means it still runs: call again. After it " +
+			"outcome, exitStatus and its whole output. timed_out or awaiting_input: it still runs. After it " +
 			"ended it answers at once, and keep:\"head\" shows the start of a long output.",
 		Class:   ReadOnly,
 		World:   Closed,
@@ -472,8 +473,8 @@ var Catalogue = []Tool{
 		Name:  "run_program",
 		Title: "Run a program to completion",
 		Description: "Run a program (argv, no shell) in a new pane until it exits and return exitStatus and exactly " +
-			"what it printed. On timed_out it keeps running in paneId: follow it with wait_for_exit and " +
-			"capture_since. For a shell command line, use run_shell_command.",
+			"what it printed. On timed_out or awaiting_input (answer with send_keys) it runs on in paneId: " +
+			"then wait_for_exit and capture_since. For a shell command line, use run_shell_command.",
 		Class:   Mutating,
 		World:   Open,
 		Toolset: Default,

@@ -1,11 +1,10 @@
-package commandbook
+package framed
 
 import (
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
 )
 
@@ -13,10 +12,10 @@ import (
 // found while calls keep coming, and forgotten a grace after the last.
 func TestEndedCommandsLastTheGraceAfterTheirLastCall(t *testing.T) {
 	now := time.Unix(1000, 0)
-	b := New(t.TempDir(), time.Minute)
+	b := newBook(t.TempDir(), time.Minute)
 	b.now = func() time.Time { return now }
 	id := "cmd." + b.instance + ".1"
-	c := &Command{ID: id, Pane: "%1", result: &gen.RunShellCommandOutput{Outcome: gen.RunShellCommandOutputOutcomeCompleted}, lastCall: now}
+	c := &Command{ID: id, Pane: "%1", result: &Result{Outcome: Completed}, lastCall: now}
 	b.byID[c.ID], b.byPane[c.Pane] = c, c
 	for range 3 {
 		now = now.Add(50 * time.Second)
@@ -36,8 +35,8 @@ func TestEndedCommandsLastTheGraceAfterTheirLastCall(t *testing.T) {
 // TestUnknownIDsSayWhy: an id of another server run is told apart from
 // an expired one of this run.
 func TestUnknownIDsSayWhy(t *testing.T) {
-	b := New(t.TempDir(), time.Minute)
-	if other := New(t.TempDir(), time.Minute); other.instance == b.instance {
+	b := newBook(t.TempDir(), time.Minute)
+	if other := newBook(t.TempDir(), time.Minute); other.instance == b.instance {
 		t.Fatalf("two books share the instance %s", b.instance)
 	}
 	if err := b.ErrUnknown("cmd." + b.instance + ".3"); strings.Contains(err.Error(), "earlier server run") {
@@ -54,24 +53,24 @@ func TestOutcomeOfMarkers(t *testing.T) {
 		kind   string
 		status int
 		detail string
-		want   gen.RunShellCommandOutputOutcome
+		want   Outcome
 		signal string
 	}{
-		{"end", 0, "", gen.RunShellCommandOutputOutcomeCompleted, ""},
-		{"end", 7, "", gen.RunShellCommandOutputOutcomeCompleted, ""},
-		{"end", 143, "", gen.RunShellCommandOutputOutcomeInterrupted, "SIGTERM"},
-		{"end", 255, "", gen.RunShellCommandOutputOutcomeCompleted, ""},
-		{"abort", 130, "INT", gen.RunShellCommandOutputOutcomeInterrupted, "SIGINT"},
-		{"abort", 130, "", gen.RunShellCommandOutputOutcomeInterrupted, "SIGINT"},
-		{"abort", 258, "", gen.RunShellCommandOutputOutcomeInterrupted, "SIGINT"},
-		{"stop", 148, "123", gen.RunShellCommandOutputOutcomeSuspended, "SIGTSTP"},
-		{"stop", 0, "123", gen.RunShellCommandOutputOutcomeSuspended, ""},
+		{"end", 0, "", Completed, ""},
+		{"end", 7, "", Completed, ""},
+		{"end", 143, "", Interrupted, "SIGTERM"},
+		{"end", 255, "", Completed, ""},
+		{"abort", 130, "INT", Interrupted, "SIGINT"},
+		{"abort", 130, "", Interrupted, "SIGINT"},
+		{"abort", 258, "", Interrupted, "SIGINT"},
+		{"stop", 148, "123", Suspended, "SIGTSTP"},
+		{"stop", 0, "123", Suspended, ""},
 	} {
 		m := markerOf(c.kind, c.status, c.detail)
-		if got := OutcomeOf(m); got != c.want {
-			t.Errorf("%s;%d;%s: outcome %s, want %s", c.kind, c.status, c.detail, got, c.want)
+		if got := outcomeOf(m); got != c.want {
+			t.Errorf("%s;%d;%s: outcome %d, want %d", c.kind, c.status, c.detail, got, c.want)
 		}
-		if got := SignalOf(m); got != c.signal {
+		if got := signalOf(m); got != c.signal {
 			t.Errorf("%s;%d;%s: signal %q, want %q", c.kind, c.status, c.detail, got, c.signal)
 		}
 	}
@@ -86,11 +85,11 @@ func markerOf(kind string, status int, detail string) frame.Marker {
 // hold on the stream.
 func TestForcedOverCommandsAreForgotten(t *testing.T) {
 	now := time.Unix(1000, 0)
-	b := New(t.TempDir(), time.Minute)
+	b := newBook(t.TempDir(), time.Minute)
 	b.now = func() time.Time { return now }
 	released := 0
 	old := &Command{ID: "cmd." + b.instance + ".1", Pane: "%1", lastCall: now, Release: func() { released++ }}
-	newer := &Command{ID: "cmd." + b.instance + ".2", Pane: "%1", result: &gen.RunShellCommandOutput{}, lastCall: now.Add(time.Hour)}
+	newer := &Command{ID: "cmd." + b.instance + ".2", Pane: "%1", result: &Result{}, lastCall: now.Add(time.Hour)}
 	b.byID[old.ID], b.byID[newer.ID], b.byPane["%1"] = old, newer, newer
 	now = now.Add(61 * time.Second)
 	if _, ok := b.Find(old.ID); ok {

@@ -1,4 +1,4 @@
-package commandbook
+package framed
 
 import (
 	"os/exec"
