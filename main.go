@@ -86,6 +86,7 @@ type config struct {
 	httpAddr        string
 	httpTokenFile   string
 	httpAllowRemote bool
+	httpOrigins     []string // --http-allow-origin, parsed
 	auditFile       string
 }
 
@@ -157,6 +158,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	strFlag(&c.httpAddr, []string{"http"}, "TMUX_MCP_HTTP", "", "serve MCP over streamable HTTP at http://ADDR/mcp instead of stdio (token from $TMUX_MCP_HTTP_TOKEN or --http-token-file)")
 	strFlag(&c.httpTokenFile, []string{"http-token-file"}, "TMUX_MCP_HTTP_TOKEN_FILE", "", "file holding the bearer token HTTP requests must carry")
 	fs.BoolVar(&c.httpAllowRemote, "http-allow-remote", false, "let --http listen on an address other than loopback")
+	var origins string
+	strFlag(&origins, []string{"http-allow-origin"}, httpserve.OriginEnv, "", "browser origins served over --http besides loopback ones and the server's own, comma-separated: https://HOST[:PORT]")
 	strFlag(&c.auditFile, []string{"audit"}, "TMUX_MCP_AUDIT", "", "append one JSON line per tool call to this file (never argument values)")
 	if c.command != nil {
 		c.command.Flags(fs)
@@ -223,6 +226,10 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if c.httpAddr != "" {
 		if err := httpserve.CheckAddr(c.httpAddr, c.httpAllowRemote); err != nil {
+			errs = append(errs, err)
+		}
+		var err error
+		if c.httpOrigins, err = httpserve.ParseOrigins(origins); err != nil {
 			errs = append(errs, err)
 		}
 	}

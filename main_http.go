@@ -35,7 +35,7 @@ func httpServer(cfg config, stderr io.Writer) func(context.Context, serveOptions
 			return err
 		}
 		fmt.Fprintf(stderr, "tmux-mcp: serving MCP at http://%s%s (bearer token required)\n", ln.Addr(), httpserve.Path)
-		return httpserve.Serve(ctx, ln, httpserve.Handler(srv.MCP, token), o.Stop, srv.CancelCalls)
+		return httpserve.Serve(ctx, ln, httpserve.Handler(srv.MCP, token, cfg.httpOrigins...), o.Stop, srv.CancelCalls)
 	}
 }
 
