@@ -394,6 +394,19 @@ var Catalogue = []Tool{
 		bind:    bind((*handlers.Handlers).WaitForQuiet),
 	},
 
+	{
+		Name:  "wait_for_input",
+		Title: "Wait for a program to ask for input",
+		Description: "Wait until the program in a pane waits for input (a question, a password, a REPL or shell " +
+			"prompt, a full-screen program's key) or exits. Use it when you cannot know what it will print; " +
+			"wait_for_text when you can, wait_for_quiet for output to settle. Returns outcome, prompt, " +
+			"program, evidence and the last lines.",
+		Class:   ReadOnly,
+		World:   Closed,
+		Toolset: Default,
+		bind:    bind((*handlers.Handlers).WaitForInput),
+	},
+
 	// Programs and their exit status.
 	{
 		Name:  "run_shell_command",
