@@ -166,7 +166,7 @@ func (f procFacts) proc(pid int, tty string) (Proc, bool) {
 	return p, true
 }
 
-// readFDs fills in p's descriptors on tty, its sockets, and whether its
+// readFDs fills in p's descriptors on tty (or on /dev/tty), its sockets, and whether its
 // epoll sets watch tty (an epoll's fdinfo lists each watched descriptor
 // as "tfd: N").
 func (f procFacts) readFDs(dir, tty string, p *Proc) {
@@ -182,7 +182,10 @@ func (f procFacts) readFDs(dir, tty string, p *Proc) {
 			continue
 		}
 		switch {
-		case target == tty:
+		case target == tty || target == "/dev/tty":
+			// /dev/tty is the process's controlling terminal, which for
+			// a process of the terminal's foreground group is tty
+			// (getpass and less open it).
 			if n, err := strconv.Atoi(e.Name()); err == nil {
 				p.TTYFDs = append(p.TTYFDs, n)
 			}
