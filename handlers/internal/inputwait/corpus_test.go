@@ -217,7 +217,7 @@ func clipDetail(s string) string {
 
 // privateTmuxOnPath makes the panes' tmux (the "tmux client waiting on a
 // channel" case) talk to the private server, not to a user's.
-func privateTmuxOnPath(t *testing.T, r *testRig) {
+func privateTmuxOnPath(t testing.TB, r *testRig) {
 	dir := t.TempDir()
 	bin, err := exec.LookPath(tmuxtest.Binary())
 	if err != nil {

@@ -28,13 +28,15 @@ func (f withoutSyscall) Foreground(pid int, tty string) (Group, error) {
 
 // testRig is a private tmux with a hub, and engines on it.
 type testRig struct {
-	t      *testing.T
+	t      testing.TB
 	sock   string
 	client *tmuxctl.Client
 	hub    *live.Hub
 }
 
-func newRig(t *testing.T) *testRig {
+func newRig(t *testing.T) *testRig { return newRigTB(t) }
+
+func newRigTB(t testing.TB) *testRig {
 	t.Helper()
 	sock := tmuxtest.Server(t)
 	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
