@@ -433,10 +433,10 @@ var Catalogue = []Tool{
 	{
 		Name:  "wait_for_input",
 		Title: "Wait for a program to ask for input",
-		Description: "Wait until the program in a pane waits for input (a question, a password, a REPL or shell " +
-			"prompt, a full-screen program's key) or exits. Use it when you cannot know what it will print; " +
-			"wait_for_text when you can, wait_for_quiet for output to settle. Returns outcome, prompt, " +
-			"program, evidence and the last lines.",
+		Description: "Wait until the program in a pane waits for input (a question, password, REPL or shell " +
+			"prompt, a key in a full-screen program) or exits. Use it when you cannot know what it will " +
+			"print; wait_for_text when you can, wait_for_quiet for output to settle. Returns outcome, " +
+			"prompt, evidence, last lines.",
 		Class:   ReadOnly,
 		World:   Closed,
 		Toolset: Default,
