@@ -53,8 +53,9 @@ func TestEndWithWaitsInFlight(t *testing.T) {
 }
 
 // testEndWithWaitsInFlight starts inFlightWaits wait_for_text calls on four
-// panes that print a tick every 100 ms, sees every one in flight (each has
-// sent a progress notification), ends the input with end together with a
+// panes that print a tick every 100 ms, once each pane's stream delivers
+// ticks, sees every one in flight (each has sent a progress notification)
+// and a tick after that on every pane, ends the input with end together with a
 // capture_pane call, and checks that the capture answers normally, every
 // wait answers cancelled with ticks in its output, and the process exits.
 func testEndWithWaitsInFlight(t *testing.T, end func(p *mcpServer) error) {
@@ -64,6 +65,13 @@ func testEndWithWaitsInFlight(t *testing.T, end func(p *mcpServer) error) {
 		panes = append(panes, newPane(t, sock, "sh", "-c", "i=0; while :; do i=$((i+1)); echo tick $i; sleep 0.1; done"))
 	}
 	p := launchMCP(t, sock, "")
+	// Each pane's stream delivers ticks before the waits begin: a wait's
+	// progress notification says only that it has run a second, and a
+	// stream whose tap was still starting (a loaded machine) held nothing
+	// yet, so every wait on that pane answered with no ticks.
+	for _, pane := range panes {
+		awaitTicking(t, p, pane)
+	}
 
 	ids := make([]string, inFlightWaits)
 	for i := range ids {
@@ -77,6 +85,10 @@ func testEndWithWaitsInFlight(t *testing.T, end func(p *mcpServer) error) {
 	}
 	if missing := awaitProgress(p, inFlightWaits, startedBound); len(missing) > 0 {
 		t.Fatalf("waits %v sent no progress within %v: not all in flight", missing, startedBound)
+	}
+	// And a tick came after the waits were in flight, on every pane.
+	for _, pane := range panes {
+		awaitTicking(t, p, pane)
 	}
 	captureID, err := p.StartTool("capture_pane", map[string]any{"paneId": panes[0]}, nil)
 	if err != nil {
@@ -126,6 +138,25 @@ func testEndWithWaitsInFlight(t *testing.T, end func(p *mcpServer) error) {
 	if err := p.ExitErr(); err != nil {
 		t.Errorf("tmux-mcp exited with %v; want status 0", err)
 	}
+}
+
+// awaitTicking returns once pane's stream in p has delivered a tick
+// printed after it was called: capture_since from the stream's end waits
+// for one.
+func awaitTicking(t *testing.T, p *mcpServer, pane string) {
+	t.Helper()
+	cursor, _ := p.mustTool(t, "capture_since", map[string]any{"paneId": pane})["cursor"].(string)
+	for range 50 {
+		if cursor == "" {
+			t.Fatalf("capture_since on %s gave no cursor", pane)
+		}
+		got := p.mustTool(t, "capture_since", map[string]any{"paneId": pane, "cursor": cursor, "waitMs": 30_000})
+		if strings.Contains(fmt.Sprint(got["text"]), "tick") {
+			return
+		}
+		cursor, _ = got["cursor"].(string)
+	}
+	t.Fatalf("pane %s's stream delivered no tick in 50 reads", pane)
 }
 
 // awaitProgress waits until n progress tokens wait-0…wait-(n-1) have each

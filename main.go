@@ -139,6 +139,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	strFlag(&c.HTTPAddr, []string{"http"}, "TMUX_MCP_HTTP", "", "serve MCP over streamable HTTP at http://ADDR/mcp instead of stdio (token from $TMUX_MCP_HTTP_TOKEN or --http-token-file)")
 	strFlag(&c.HTTPTokenFile, []string{"http-token-file"}, "TMUX_MCP_HTTP_TOKEN_FILE", "", "file holding the bearer token HTTP requests must carry")
 	fs.BoolVar(&c.HTTPAllowRemote, "http-allow-remote", false, "let --http listen on an address other than loopback")
+	strFlag(&c.HTTPAllowOrigins, []string{"http-allow-origin"}, "TMUX_MCP_HTTP_ALLOW_ORIGIN", "", "browser origins served over --http besides loopback ones and the server's own, comma-separated: https://HOST[:PORT]")
 	strFlag(&c.AuditFile, []string{"audit"}, "TMUX_MCP_AUDIT", "", "append one JSON line per tool call to this file (never argument values)")
 	if c.command != nil {
 		c.command.Flags(fs)

@@ -145,6 +145,7 @@ func (h *Handlers) WaitForText(ctx context.Context, in gen.WaitForTextInput) (ge
 	w := &textWait{Watch: h.beginWait(ctx, waiting.OrDefault(in.TimeoutMs), "waiting for text in pane "+string(pane)).Watch(h.hub, pane),
 		h: h, m: m, maxLines: h.limits.lines(in.MaxLines)}
 	defer w.Done()
+	w.LookFirst(h.tmux, in.Cursor) // a screen wait's baseline is the call's start
 	s, start, opening, err := w.Open(in.Cursor)
 	switch opening {
 	case waiting.SlowToWatch:
@@ -342,6 +343,7 @@ func (h *Handlers) WaitForQuiet(ctx context.Context, in gen.WaitForQuietInput) (
 	if w.quiet > w.Effective {
 		note(ctx, wording.NoteQuietOverTimeout(in.QuietMs, w.EffectiveMs()))
 	}
+	w.LookFirst(h.tmux, in.Cursor) // a screen wait's baseline is the call's start
 	s, start, opening, err := w.Open(in.Cursor)
 	switch opening {
 	case waiting.SlowToWatch:

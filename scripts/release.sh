@@ -7,7 +7,8 @@
 #                      the binary, README.md; extract and put tmux-mcp on PATH
 #   tmux-mcp_VERSION.mcpb
 #                      an MCP Bundle for Claude Desktop: manifest.json, the
-#                      four binaries and a launcher that picks one
+#                      four binaries and a launcher that picks one, validated
+#                      and packed by the official MCPB CLI (npx, from npm)
 #   server.json        the entry for the MCP registry, naming the bundle
 #                      and its SHA-256
 #   SHA256SUMS         checksums of all of the above
@@ -33,13 +34,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 sha256() { if command -v sha256sum >/dev/null; then sha256sum "$@"; else shasum -a 256 "$@"; fi; }
-zipdir() { # zipdir DIR FILE: FILE is DIR's contents, zipped
-	if command -v zip >/dev/null; then
-		(cd "$1" && zip -qrX "$2" .)
-	else
-		(cd "$1" && python3 -m zipfile -c "$2" $(ls -A))
-	fi
-}
+# The official MCPB packer, from npm (Node.js 18 or later), pinned.
+mcpb_cli=@anthropic-ai/mcpb@2.1.2
+mcpb_tool() { npx --yes "$mcpb_cli" "$@"; }
 
 # Reproducible: no paths of this machine, no build ids, no cgo.
 export CGO_ENABLED=0
@@ -122,7 +119,9 @@ jq -n --arg version "$version" --arg repo "$repo" --arg description "$descriptio
 	}
 }' >"$bundle/manifest.json"
 mcpb=tmux-mcp_${version}.mcpb
-zipdir "$bundle" "$out/$mcpb"
+# Checked against the manifest schema, then packed, by the official CLI.
+mcpb_tool validate "$bundle/manifest.json"
+mcpb_tool pack "$bundle" "$out/$mcpb" >/dev/null
 echo "bundled $mcpb"
 
 mcpb_sum=$(sha256 "$out/$mcpb" | cut -d' ' -f1)

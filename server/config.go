@@ -52,6 +52,9 @@ type Config struct {
 	HTTPAddr        string
 	HTTPTokenFile   string
 	HTTPAllowRemote bool
+	// HTTPAllowOrigins names, comma-separated, the browser origins
+	// served besides loopback ones and the server's own address.
+	HTTPAllowOrigins string
 	// AuditFile, when set, gets one JSON line per tool call.
 	AuditFile string
 	// SDKCalls puts every tool on go-sdk's own typed path (mcp.AddTool)
@@ -117,6 +120,9 @@ func (c Config) Check() error {
 	}
 	if c.HTTPAddr != "" {
 		if err := httpserve.CheckAddr(c.HTTPAddr, c.HTTPAllowRemote); err != nil {
+			errs = append(errs, err)
+		}
+		if _, err := httpserve.ParseOrigins(c.HTTPAllowOrigins); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -165,7 +165,7 @@ func (s *Server) endAfterInput(ctx context.Context, stop <-chan struct{}, transp
 	// the input's last line is held until then (see held), and on a busy
 	// machine getting ready can take longer than the grace itself.
 	readySoon, cancel := context.WithTimeout(context.Background(), readyAfterCancel)
-	s.ready(readySoon)
+	s.ready(readySoon, true)
 	cancel()
 	select {
 	case <-transport.Drained():
@@ -189,10 +189,14 @@ func (s *Server) endAfterInput(ctx context.Context, stop <-chan struct{}, transp
 // behind the bearer token until stop (SIGTERM, SIGINT) or ctx. The caller
 // closes the server.
 func (s *Server) ServeHTTP(ctx context.Context, token string, stop <-chan struct{}, stderr io.Writer) error {
+	origins, err := httpserve.ParseOrigins(s.cfg.HTTPAllowOrigins)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", s.cfg.HTTPAddr)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "tmux-mcp: serving MCP at http://%s%s (bearer token required)\n", ln.Addr(), httpserve.Path)
-	return httpserve.Serve(ctx, ln, httpserve.Handler(s.MCP, token), stop, s.CancelCalls)
+	return httpserve.Serve(ctx, ln, httpserve.Handler(s.MCP, token, origins...), stop, s.CancelCalls)
 }

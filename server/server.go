@@ -135,14 +135,20 @@ func (s *Server) held(next mcp.MethodHandler) mcp.MethodHandler {
 		case method == "initialize", method == "ping", method == "server/discover",
 			strings.HasPrefix(method, "notifications/"):
 		default:
-			err := s.ready(ctx)
+			// A wait that may watch a screen is not held for the sweep:
+			// its stream waits for it anyway (the hub's set-up does), and
+			// its screen's first look must be the call's start, not the
+			// sweep's end (issue 32: the first wait on a pane the user
+			// pipes missed what was printed while it was held).
+			sweep := !screenWait(req)
+			err := s.ready(ctx, sweep)
 			if err != nil && method == "tools/call" {
 				// A call cancelled while held still answers as that tool
 				// does when cancelled (a wait: outcome cancelled, with
 				// what it saw) once the server is ready, if that comes
 				// soon; only a server still not ready answers the error.
 				readySoon, cancel := context.WithTimeout(context.WithoutCancel(ctx), readyAfterCancel)
-				err = s.ready(readySoon)
+				err = s.ready(readySoon, sweep)
 				cancel()
 				if err != nil {
 					return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
@@ -160,17 +166,28 @@ func (s *Server) held(next mcp.MethodHandler) mcp.MethodHandler {
 // still waits for the server to be ready, to answer as its tool does.
 const readyAfterCancel = 3 * time.Second
 
-// ready waits until the tools are added and the hub has swept, or for ctx.
-func (s *Server) ready(ctx context.Context) error {
+// ready waits until the tools are added and, if sweep, the hub has swept,
+// or for ctx.
+func (s *Server) ready(ctx context.Context, sweep bool) error {
 	select {
 	case <-s.toolsAdded:
 	case <-ctx.Done():
 		return fmt.Errorf("cancelled while tmux-mcp was starting: %w", ctx.Err())
 	}
+	if !sweep {
+		return nil
+	}
 	if err := s.hub.Ready(ctx); err != nil {
 		return fmt.Errorf("cancelled while tmux-mcp was clearing what stopped instances left in tmux: %w", err)
 	}
 	return nil
+}
+
+// screenWait reports whether req calls a wait that may watch a pane's
+// screen (the pane's pipe is someone else's).
+func screenWait(req mcp.Request) bool {
+	r, ok := req.(*mcp.CallToolRequest)
+	return ok && r.Params != nil && (r.Params.Name == "wait_for_text" || r.Params.Name == "wait_for_quiet")
 }
 
 var errClosing = errors.New("tmux-mcp is shutting down")

@@ -67,14 +67,16 @@ func Token(file string) (string, error) {
 	return tok, nil
 }
 
-// Handler serves srv at [Path], behind the token check.
+// Handler serves srv at [Path], behind the Origin check
+// ([RequireOrigin], which also lets allowOrigins through) and the token
+// check.
 //
 // A request of the 2026-07-28 revision (its MCP-Protocol-Version header
 // says so) goes to a stateless handler: it carries everything it needs,
 // and closing it cancels the call. Anything else goes to a handler that
 // keeps 2025-11-25 sessions, where a cancellation is a notification in
 // the session.
-func Handler(srv *mcp.Server, token string) http.Handler {
+func Handler(srv *mcp.Server, token string, allowOrigins ...string) http.Handler {
 	get := func(*http.Request) *mcp.Server { return srv }
 	modern := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
@@ -91,7 +93,7 @@ func Handler(srv *mcp.Server, token string) http.Handler {
 		}
 		sessions.ServeHTTP(w, r)
 	}))
-	return RequireToken(token, mux)
+	return RequireOrigin(allowOrigins, RequireToken(token, mux))
 }
 
 // statelessRevision is the first MCP revision without sessions. Revisions

@@ -20,8 +20,9 @@ const token = "s3cret-token-for-tests"
 
 // served starts the whole server on a private tmux behind the token, on
 // 127.0.0.1, and returns its URL and a channel that gets the context error
-// of every tools/call as the server finishes it.
-func served(t *testing.T) (url string, callsDone <-chan error) {
+// of every tools/call as the server finishes it. allowOrigins are let
+// through the Origin check.
+func served(t *testing.T, allowOrigins ...string) (url string, callsDone <-chan error) {
 	t.Helper()
 	sock := tmuxtest.Server(t)
 	cfg := server.Defaults()
@@ -48,7 +49,7 @@ func served(t *testing.T) (url string, callsDone <-chan error) {
 	stop := make(chan struct{})
 	served := make(chan error, 1)
 	go func() {
-		served <- httpserve.Serve(context.Background(), ln, httpserve.Handler(srv.MCP, token), stop, srv.CancelCalls)
+		served <- httpserve.Serve(context.Background(), ln, httpserve.Handler(srv.MCP, token, allowOrigins...), stop, srv.CancelCalls)
 	}()
 	t.Cleanup(func() {
 		close(stop)

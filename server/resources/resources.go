@@ -11,7 +11,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
@@ -157,20 +159,25 @@ func group(sessions []tmuxctl.Session, panes []tmuxctl.Pane) []sessionDoc {
 	return out
 }
 
-var screenURI = regexp.MustCompile(`^tmux://panes/([^/]+)/screen$`)
+// screenURI is the pattern go-sdk routes a resources/read to readScreen
+// by (its template's own regexp); subscribe goes through paneOf too, so
+// both take the same URIs. The template admits letters, digits, "-._~"
+// and %XX escapes: an unescaped "%" in the pane id is no match.
+var screenURI = uritemplate.MustNew(ScreenTemplate).Regexp()
 
 var paneID = regexp.MustCompile(`^%[0-9]+$`)
 
 // paneOf reads the pane id in a screen URI: "%251" (escaped, as the
-// template expands) or a bare "1".
+// template expands) or a bare "1". A URI the template does not match is
+// not found, as resources/read finds it.
 func paneOf(uri string) (tmuxctl.PaneID, error) {
 	m := screenURI.FindStringSubmatch(uri)
 	if m == nil {
-		return "", fmt.Errorf("%s is not a pane screen: want %s", uri, ScreenTemplate)
+		return "", notAScreen(uri)
 	}
 	id, err := url.PathUnescape(m[1])
 	if err != nil {
-		id = m[1]
+		return "", notAScreen(uri)
 	}
 	if !strings.HasPrefix(id, "%") {
 		id = "%" + id
@@ -179,6 +186,17 @@ func paneOf(uri string) (tmuxctl.PaneID, error) {
 		return "", fmt.Errorf("%s: %q is not a pane id such as %%1 (escaped %%251); list_panes gives them", uri, id)
 	}
 	return tmuxctl.PaneID(id), nil
+}
+
+// notAScreen is the error for a URI that is no pane screen: go-sdk's
+// "Resource not found" code, in words that say how to write one.
+func notAScreen(uri string) error {
+	msg := fmt.Sprintf("%s is not a pane screen: want %s", uri, ScreenTemplate)
+	if strings.HasPrefix(uri, "tmux://panes/%") && !strings.HasPrefix(uri, "tmux://panes/%25") {
+		msg += ", with the pane id's % escaped as %25 (%1 is %251)"
+	}
+	data, _ := json.Marshal(map[string]string{"uri": uri})
+	return &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: msg, Data: data}
 }
 
 func (r *Resources) readScreen(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

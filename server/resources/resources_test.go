@@ -213,3 +213,42 @@ func TestSubscriptionEndsWithPane(t *testing.T) {
 		t.Fatal("the screen of a killed pane still reads")
 	}
 }
+
+// resources/read and resources/subscribe take the same URIs: go-sdk
+// routes a read by the template, and a subscription that the read would
+// not find is refused as not found too (an unescaped % was once taken).
+func TestReadAndSubscribeAgree(t *testing.T) {
+	sock := tmuxtest.Server(t)
+	cs, _ := connect(t, sock)
+	ctx := context.Background()
+	for _, c := range []struct {
+		uri string
+		ok  bool
+	}{
+		{"tmux://panes/%250/screen", true},
+		{"tmux://panes/0/screen", true},
+		{"tmux://panes/%25%30/screen", true},
+		{"tmux://panes/%0/screen", false},
+		{"tmux://panes/%/screen", false},
+		{"tmux://panes/%25/screen", false},
+		{"tmux://panes//screen", false},
+		{"tmux://panes/%259/screen", false},
+		{"tmux://panes/0/x/screen", false},
+		{"tmux://panes/0%2Fx/screen", false},
+		{"tmux://panes/%250/screen/", false},
+	} {
+		_, rerr := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: c.uri})
+		serr := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: c.uri})
+		if (rerr == nil) != c.ok || (serr == nil) != c.ok {
+			t.Errorf("%s: read: %v; subscribe: %v; want both to %s", c.uri, rerr, serr, map[bool]string{true: "succeed", false: "fail"}[c.ok])
+		}
+		if serr == nil {
+			cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: c.uri})
+		}
+	}
+	// The refusal says how to write the pane id.
+	err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "tmux://panes/%0/screen"})
+	if err == nil || !strings.Contains(err.Error(), "escaped as %25") {
+		t.Fatalf("subscribing with an unescaped %%: %v", err)
+	}
+}

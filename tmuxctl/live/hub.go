@@ -356,6 +356,13 @@ func ParseCursor(cursor string) (gen [16]byte, off int64, err error) {
 	return parseCursor(cursor)
 }
 
+// Streams reports whether the hub reads pane p's output now: a Watch of
+// p would return its stream at once, with no pipe to open.
+func (h *Hub) Streams(p tmuxctl.PaneID) bool {
+	s := h.stream(p)
+	return s != nil && s.valid() && !s.isDead()
+}
+
 // stream returns the current stream of p, or nil.
 func (h *Hub) stream(p tmuxctl.PaneID) *Stream {
 	h.mu.Lock()

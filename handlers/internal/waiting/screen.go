@@ -18,9 +18,32 @@ func PipeTaken(err error) (*tmuxctl.PipeTakenError, bool) {
 	return taken, ok
 }
 
+// LookFirst takes the first look at the pane's screen as the call begins,
+// before Open, when the wait may end up watching the screen: no cursor,
+// and no stream of the pane yet (the first wait on it, or a pane whose
+// pipe is someone else's). Open can take long — the hub's start-up sweep,
+// the guarded pipe-pane, a busy tmux — and text printed meanwhile was
+// already on the screen when a first look taken after it was: the first
+// wait on a user-piped pane missed it (issue 32). The look is dropped if
+// the stream opens. A look that fails is taken again by WatchScreen.
+func (w *Watch) LookFirst(client *tmuxctl.Client, cursor *string) {
+	if cursor != nil || w.hub.Streams(w.Pane) {
+		return
+	}
+	sctx, cancel := w.Setup()
+	defer cancel()
+	if sw, err := screenwatch.Start(sctx, w.grab(client)); err == nil {
+		w.early = sw
+	}
+}
+
 // WatchScreen starts watching the pane's screen, within the wait's setup
-// time: the first look, which everything later is compared with.
+// time: the first look, which everything later is compared with — the one
+// LookFirst took at the start of the call, if it did.
 func (w *Watch) WatchScreen(client *tmuxctl.Client) (*screenwatch.Watcher, error) {
+	if w.early != nil {
+		return w.early, nil
+	}
 	sctx, cancel := w.Setup()
 	defer cancel()
 	return screenwatch.Start(sctx, w.grab(client))

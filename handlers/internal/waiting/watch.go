@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/screenwatch"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
@@ -20,6 +21,7 @@ type Watch struct {
 	hub       *live.Hub
 	Pane      tmuxctl.PaneID
 	lastCheck time.Time
+	early     *screenwatch.Watcher // the screen as the call began (LookFirst)
 }
 
 // Watch makes w a wait on pane's stream in hub.
