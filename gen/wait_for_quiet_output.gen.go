@@ -9,6 +9,10 @@ import "regexp"
 import "sync"
 
 type WaitForQuietOutput struct {
+	// Set when the pane went quiet because its program waits for input (see
+	// wait_for_input).
+	AwaitingInput *bool `json:"awaitingInput,omitempty,omitzero"`
+
 	// Pass to capture_since or a wait to read on from here.
 	Cursor interface{} `json:"cursor"`
 
@@ -35,6 +39,9 @@ type WaitForQuietOutput struct {
 
 	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
+
+	// With awaitingInput: the prompt as the screen shows it.
+	Prompt *string `json:"prompt,omitempty,omitzero"`
 
 	// ReturnedBytes corresponds to the JSON schema field "returnedBytes".
 	ReturnedBytes int `json:"returnedBytes"`

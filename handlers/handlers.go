@@ -35,6 +35,7 @@ type Handlers struct {
 	exits    *live.ExitTracker // panes held for their exit status
 	echo     *echo.Book        // what this server typed, for waits to discount
 	commands *framed.Book      // run_shell_command's commands, for wait_for_command
+	input    *inputwait.Engine // whether a pane's program waits for input
 	limits   Limits
 	// readTools are the tools call_read_tools_batch may call.
 	readTools map[string]ReadTool
@@ -46,8 +47,8 @@ type Handlers struct {
 // New returns Handlers that talk to tmux through client and read pane
 // output through hub. Waits in flight end early when shutdown is done.
 func New(shutdown context.Context, client *tmuxctl.Client, hub *live.Hub, limits Limits) *Handlers {
-	echoes := echo.NewBook()
-	return &Handlers{tmux: client, hub: hub, exits: hub.Exits(), echo: echoes, commands: framed.New(client, hub, echoes, inputwait.New(client)), limits: limits, shutdown: shutdown}
+	echoes, input := echo.NewBook(), inputwait.New(client)
+	return &Handlers{tmux: client, hub: hub, exits: hub.Exits(), echo: echoes, commands: framed.New(client, hub, echoes, input), input: input, limits: limits, shutdown: shutdown}
 }
 
 // lines returns the line limit for a request that asked for max (nil: the

@@ -418,6 +418,7 @@ func (w *quietWait) run(ctx context.Context, s *live.Stream, start int64) gen.Wa
 
 func (w *quietWait) result(ctx context.Context, s *live.Stream, outcome gen.WaitForQuietOutputOutcome, failure live.Failure) gen.WaitForQuietOutput {
 	out := w.base(outcome)
+	w.addAwaiting(ctx, &out)
 	kept := clip.StreamNewest(w.Text, w.maxLines, w.h.limits.MaxBytes)
 	out.Output = kept.Text
 	out = intoWaitForQuiet(w.Cut.Then(kept.Accounting), out)
@@ -439,6 +440,25 @@ func (w *quietWait) base(outcome gen.WaitForQuietOutputOutcome) gen.WaitForQuiet
 		EffectiveTimeoutMs: w.EffectiveMs(),
 		Cursor:             nil,
 		StreamFailure:      nil,
+	}
+}
+
+// addAwaiting says, on a quiet outcome, whether the pane is quiet because
+// its program waits for input, and its prompt: only when it does.
+func (w *quietWait) addAwaiting(ctx context.Context, out *gen.WaitForQuietOutput) {
+	if out.Outcome != gen.WaitForQuietOutputOutcomeQuiet {
+		return
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	l, err := w.h.input.Check(cctx, w.Pane, w.quiet)
+	if err != nil || !l.Waiting {
+		return
+	}
+	yes, prompt := true, l.Prompt
+	out.AwaitingInput = &yes
+	if prompt != "" {
+		out.Prompt = &prompt
 	}
 }
 

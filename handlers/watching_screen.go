@@ -151,6 +151,7 @@ func (w *quietWait) runOnScreen(ctx context.Context, taken *tmuxctl.PipeTakenErr
 
 func (w *quietWait) screenResult(ctx context.Context, outcome gen.WaitForQuietOutputOutcome) gen.WaitForQuietOutput {
 	out := w.base(outcome)
+	w.addAwaiting(ctx, &out)
 	kept := clip.StreamNewest(w.Text, w.maxLines, w.h.limits.MaxBytes)
 	out.Output = kept.Text
 	out = intoWaitForQuiet(w.Cut.Then(kept.Accounting), out)

@@ -112,6 +112,8 @@ var errorCases = []errorCase{
 	{"wait_for_text", `{"paneId":"%0","patterns":["("],"regex":true,"timeoutMs":100}`, "not a valid RE2"},
 	{"wait_for_text", `{"paneId":"%0","patterns":["x"],"cursor":"ltxc1.0123456789abcdef0123456789abcdef.42","timeoutMs":100}`, "cursor"},
 	{"wait_for_quiet", `{"paneId":"%99"}`, "pane %99 not found"},
+	{"wait_for_input", `{"paneId":"%99"}`, "pane %99 not found"},
+	{"wait_for_input", `{"paneId":"0"}`, "paneId"},
 	{"wait_for_quiet", `{"paneId":"%0","cursor":"garbage"}`, "cursor"},
 	{"wait_for_quiet", `{"paneId":"%1","cursor":"<cursor0>"}`, "belongs to pane %0"},
 

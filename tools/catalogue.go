@@ -430,6 +430,20 @@ var Catalogue = []Tool{
 		Example: `{"paneId":"%0","quietMs":50,"timeoutMs":2000}`,
 	},
 
+	{
+		Name:  "wait_for_input",
+		Title: "Wait for a program to ask for input",
+		Description: "Wait until the program in a pane waits for input (a question, password, REPL or shell " +
+			"prompt, a key in a full-screen program) or exits. Use it when you cannot know what it will " +
+			"print; wait_for_text when you can, wait_for_quiet for output to settle. Returns outcome, " +
+			"prompt, evidence, last lines.",
+		Class:   ReadOnly,
+		World:   Closed,
+		Toolset: Default,
+		bind:    bind((*handlers.Handlers).WaitForInput),
+		Example: `{"paneId":"%0","timeoutMs":2000}`,
+	},
+
 	// Programs and their exit status.
 	{
 		Name:  "run_shell_command",

@@ -213,6 +213,7 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 		{"load_buffer", map[string]any{"name": "c", "text": "t"}},
 		{"delete_buffer", map[string]any{"name": "c"}},
 		{"wait_for_quiet", map[string]any{"paneId": "%0", "quietMs": 50, "timeoutMs": 5000}},
+		{"wait_for_input", map[string]any{"paneId": "%0", "timeoutMs": 5000}},
 		{"create_session", map[string]any{"name": "arrange", "argv": []string{"cat"}, "width": 80, "height": 24}},
 		{"split_window", map[string]any{"paneId": "%8", "argv": []string{"cat"}}},
 		{"select_window", map[string]any{"windowId": "@7"}},

@@ -32,6 +32,7 @@ var toolNotes = map[string][]string{
 	"run_program":       {"Long output", "`start_program`/`run_program`"},
 	"wait_for_text":     {"`wait_for_text`"},
 	"wait_for_quiet":    {"`wait_for_quiet`"},
+	"wait_for_input":    {"`wait_for_input`"},
 	"capture_since":     {"`capture_since`"},
 	"create_session":    {"Making panes"},
 	"create_window":     {"Making panes"},

@@ -86,7 +86,7 @@ func carry(t *testing.T, tier tools.Class, sel tools.Selection) carried {
 }
 
 // TestWhatAModelCarries holds the tool list within its budget: the default
-// toolset at most 17,000 bytes of descriptions and input schemas, every
+// toolset at most 17,500 bytes (issue 31's budget with wait_for_input) of descriptions and input schemas, every
 // tool at most 34,709 for the model and 80,000 of tools/list in all. Sizes
 // are deterministic, so these are assertions; -v prints them.
 func TestWhatAModelCarries(t *testing.T) {
@@ -95,8 +95,8 @@ func TestWhatAModelCarries(t *testing.T) {
 	t.Logf("default (--safety mutating): %d tools, listBytes %d, modelBytes %d", def.tools, def.listBytes, def.modelBytes)
 	t.Logf("all (--safety destructive --toolsets all): %d tools, listBytes %d, modelBytes %d; longest description %s (%d)",
 		all.tools, all.listBytes, all.modelBytes, all.longest, all.longestLen)
-	if def.modelBytes > 17000 {
-		t.Errorf("the default toolset carries %d bytes of descriptions and input schemas, want at most 17000", def.modelBytes)
+	if def.modelBytes > 17500 {
+		t.Errorf("the default toolset carries %d bytes of descriptions and input schemas, want at most 17500", def.modelBytes)
 	}
 	if all.modelBytes > 34709 || all.listBytes > 80000 {
 		t.Errorf("every tool carries %d bytes for the model (want at most 34709) and %d of tools/list (want at most 80000)",

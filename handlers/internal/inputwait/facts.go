@@ -15,6 +15,10 @@ type Facts interface {
 	Foreground(pid int, tty string) (Group, error)
 }
 
+// clockTick is the grain of CPU times: /proc gives them in USER_HZ, 100
+// on every Linux, and ps in hundredths of a second.
+const clockTick = 10 * time.Millisecond
+
 // ErrNoProcess means the pane's first process is gone or has no
 // controlling terminal, so there is no foreground group to judge.
 var ErrNoProcess = errors.New("no process on the pane's terminal")

@@ -1,7 +1,6 @@
 package inputwait
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"strconv"
@@ -20,43 +19,12 @@ type procFacts struct {
 	root string
 }
 
-// clockTick is USER_HZ, in which /proc gives CPU times: 100 on every Linux.
-const clockTick = 10 * time.Millisecond
-
-// statFields are the fields of /proc/PID/stat after "pid (comm)".
-type statFields struct {
-	comm               string
-	state              State
-	pgrp, ttyNr, tpgid int
-	utime, stime       int64
-}
-
 func (f procFacts) stat(pid int) (statFields, error) {
 	b, err := os.ReadFile(f.root + "/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return statFields{}, err
 	}
 	return parseStat(b)
-}
-
-// parseStat reads /proc/PID/stat. comm may hold spaces and parentheses,
-// so the fields are counted from the last ')'.
-func parseStat(b []byte) (statFields, error) {
-	open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
-	if open < 0 || end < open {
-		return statFields{}, fmt.Errorf("reading stat %q: no command name", b)
-	}
-	rest := strings.Fields(string(b[end+1:]))
-	// state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime
-	if len(rest) < 13 || len(rest[0]) != 1 {
-		return statFields{}, fmt.Errorf("reading stat %q: too few fields", b)
-	}
-	n := func(i int) int64 { v, _ := strconv.ParseInt(rest[i], 10, 64); return v }
-	return statFields{
-		comm: string(b[open+1 : end]), state: State(rest[0][0]),
-		pgrp: int(n(2)), ttyNr: int(n(4)), tpgid: int(n(5)),
-		utime: n(11), stime: n(12),
-	}, nil
 }
 
 func (f procFacts) Foreground(pid int, tty string) (Group, error) {
@@ -166,7 +134,7 @@ func (f procFacts) proc(pid int, tty string) (Proc, bool) {
 	return p, true
 }
 
-// readFDs fills in p's descriptors on tty, its sockets, and whether its
+// readFDs fills in p's descriptors on tty (or on /dev/tty), its sockets, and whether its
 // epoll sets watch tty (an epoll's fdinfo lists each watched descriptor
 // as "tfd: N").
 func (f procFacts) readFDs(dir, tty string, p *Proc) {
@@ -182,7 +150,10 @@ func (f procFacts) readFDs(dir, tty string, p *Proc) {
 			continue
 		}
 		switch {
-		case target == tty:
+		case target == tty || target == "/dev/tty":
+			// /dev/tty is the process's controlling terminal, which for
+			// a process of the terminal's foreground group is tty
+			// (getpass and less open it).
 			if n, err := strconv.Atoi(e.Name()); err == nil {
 				p.TTYFDs = append(p.TTYFDs, n)
 			}
