@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/tmux-mcp/tmux-mcp/internal/proc"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
@@ -157,7 +158,9 @@ func TestScripts(t *testing.T) {
 			// binary forced, and TMUX_MCP_SDK_CALLS=1 with every call
 			// through go-sdk's request path rather than the transport's
 			// shortcut (scripts/ci.sh sets both, on one version).
-			for _, name := range []string{"TMUX_MCP_TMUX_CLIENT", "TMUX_MCP_SDK_CALLS"} {
+			// TMUX_MCP_NO_TAPS=1 and TMUX_MCP_TEST_NO_PROC=1 run them
+			// as without taps and without /proc (ci.sh's fallback leg).
+			for _, name := range []string{"TMUX_MCP_TMUX_CLIENT", "TMUX_MCP_SDK_CALLS", "TMUX_MCP_NO_TAPS", proc.NoProcEnv} {
 				if v := os.Getenv(name); v != "" {
 					env.Setenv(name, v)
 				}
