@@ -176,6 +176,18 @@ func RegisterLater(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selectio
 	}
 }
 
+// Offered lists the catalogue's tools a server with tier and sel serves,
+// in catalogue order: those it registers, and `tmux-mcp tools` lists.
+func Offered(tier Class, sel Selection) []Tool {
+	var out []Tool
+	for _, t := range Catalogue {
+		if refusal(t, tier, sel) == "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // refusal is why a call to t is refused, or "" if t is served.
 func refusal(t Tool, tier Class, sel Selection) string {
 	safety := ""
