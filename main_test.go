@@ -127,10 +127,17 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       *update,
 		// [tmux] says a tmux is installed; [tmuxX.Y] that it is X.Y or
 		// later, for what tmux itself shows differently (3.2a has no
-		// pane_dead_signal; 3.7 shows invalid UTF-8 as U+FFFD).
+		// pane_dead_signal; 3.7 shows invalid UTF-8 as U+FFFD). [taps]
+		// says panes are watched through taps, whose streams (and
+		// cursors) a later tmux-mcp continues; without them (the
+		// TMUX_MCP_NO_TAPS leg of scripts/ci.sh, and where readers
+		// cannot be checked) each instance's stream starts at 0.
 		Condition: func(cond string) (bool, error) {
 			if cond == "tmux" {
 				return real != "", nil
+			}
+			if cond == "taps" {
+				return tapBinary() != "", nil
 			}
 			if v, ok := strings.CutPrefix(cond, "tmux"); ok {
 				want, err := tmuxctl.ParseVersion("tmux " + v)
