@@ -171,7 +171,13 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		}
 		c.args, args = append(c.args, fs.Arg(0)), fs.Args()[1:]
 	}
-	c.WaitCeiling = time.Duration(waitCeilingMs) * time.Millisecond
+	// Range-checked as milliseconds, before the conversion could wrap
+	// (1e13 ms once came out negative).
+	if lo, hi := 1, int(server.MaxWaitCeiling/time.Millisecond); waitCeilingMs < lo || waitCeilingMs > hi {
+		errs = append(errs, fmt.Errorf("--wait-ceiling (ms) must be from %d to %d, got %d", lo, hi, waitCeilingMs))
+	} else {
+		c.WaitCeiling = time.Duration(waitCeilingMs) * time.Millisecond
+	}
 	if err := c.Check(); err != nil {
 		errs = append(errs, err)
 	}

@@ -19,6 +19,9 @@ type WaitForCommandInput struct {
 	// MaxLines corresponds to the JSON schema field "maxLines".
 	MaxLines *int `json:"maxLines,omitempty,omitzero"`
 
+	// StopForInput corresponds to the JSON schema field "stopForInput".
+	StopForInput bool `json:"stopForInput,omitempty,omitzero"`
+
 	// TimeoutMs corresponds to the JSON schema field "timeoutMs".
 	TimeoutMs int `json:"timeoutMs,omitempty,omitzero"`
 }
@@ -83,6 +86,9 @@ func (j *WaitForCommandInput) UnmarshalJSON(value []byte) error {
 	}
 	if plain.MaxLines != nil && 0 >= *plain.MaxLines {
 		return fmt.Errorf("field %s: must be > %v", "maxLines", 0)
+	}
+	if v, ok := raw["stopForInput"]; !ok || v == nil {
+		plain.StopForInput = true
 	}
 	if v, ok := raw["timeoutMs"]; !ok || v == nil {
 		plain.TimeoutMs = 30000

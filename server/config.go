@@ -54,8 +54,8 @@ type Config struct {
 	HTTPAllowRemote bool
 	// AuditFile, when set, gets one JSON line per tool call.
 	AuditFile string
-	// SDKCalls sends every tools/call through go-sdk's request path
-	// rather than the stdio transport's shortcut (see tools.Shortcut).
+	// SDKCalls puts every tool on go-sdk's own typed path (mcp.AddTool)
+	// rather than tools/callpath's, which is held equal to it.
 	SDKCalls bool
 }
 
@@ -77,6 +77,9 @@ func Defaults() Config {
 	}
 }
 
+// MaxWaitCeiling is the longest wait ceiling a server takes.
+const MaxWaitCeiling = 24 * time.Hour
+
 // Check reports every value out of range, each naming its flag.
 func (c Config) Check() error {
 	var errs []error
@@ -86,7 +89,7 @@ func (c Config) Check() error {
 		name      string
 		v, lo, hi int
 	}{
-		{"--wait-ceiling (ms)", int(c.WaitCeiling / time.Millisecond), 1, 24 * 3600 * 1000},
+		{"--wait-ceiling (ms)", int(c.WaitCeiling / time.Millisecond), 1, int(MaxWaitCeiling / time.Millisecond)},
 		{"--max-lines", c.MaxLines, 1, 1_000_000},
 		{"--max-bytes", c.MaxBytes, 1, 64 << 20},
 		{"--stream-buffer", c.StreamBuffer, 1, 1 << 30},

@@ -131,11 +131,6 @@ const (
 // then joins the goroutines it started. The caller closes the server.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, stop <-chan struct{}) error {
 	transport := stdio.New(in, out)
-	if !s.cfg.SDKCalls {
-		// Plain tools/calls skip go-sdk's request path (see
-		// tools.Shortcut); SDKCalls sends every one through it.
-		transport.SetShortcut(s.Shortcut.Claim)
-	}
 	// Runs before the caller's Close: the reader is joined where it can
 	// be interrupted (see interruptibleInput); on a terminal it ends with
 	// the process.

@@ -24,9 +24,6 @@ import (
 // transport, or connect to several) and what it owns in tmux.
 type Server struct {
 	MCP *mcp.Server
-	// Shortcut serves plain tools/calls of MCP's tools, with its
-	// middleware, for a transport that answers them itself.
-	Shortcut *tools.Shortcut
 	// Tmux is the client every part of the server talks to tmux with.
 	Tmux *tmuxctl.Client
 
@@ -61,7 +58,7 @@ const callsBound = 5 * time.Second
 // New builds the server and returns at once, ready to answer initialize:
 // the two slow parts of a start run meanwhile, and every other request is
 // held until both are done (see [Server.held]). They are the tools'
-// registration (go-sdk parses each tool's schemas; tools/call.go resolves
+// registration (go-sdk parses each tool's schemas; tools/callpath resolves
 // them on first use) and the
 // hub's sweep of what dead instances left in tmux. The hub holds nothing
 // in tmux until a tool watches a pane; Close puts back whatever it did set.
@@ -91,8 +88,8 @@ func New(cfg Config) (*Server, error) {
 	calls, cancelCalls := context.WithCancel(context.Background())
 	h := handlers.New(shutdown, client, hub, cfg.limits())
 	res, pr := resources.New(client, hub), prompts.New(client)
-	mcpServer, shortcut, addTools := tools.NewServerLater(cfg.Version, h, tier, sel, res.Configure, pr.Configure)
-	s := &Server{MCP: mcpServer, Shortcut: shortcut, Tmux: client, cfg: cfg, hub: hub, toolsAdded: make(chan struct{}),
+	mcpServer, addTools := tools.NewServerLater(cfg.Version, h, tier, sel, cfg.SDKCalls, res.Configure, pr.Configure)
+	s := &Server{MCP: mcpServer, Tmux: client, cfg: cfg, hub: hub, toolsAdded: make(chan struct{}),
 		resources: res, endWaits: endWaits, calls: calls, cancelCalls: cancelCalls}
 	res.Register(s.MCP)
 	pr.Register(s.MCP)
@@ -117,11 +114,10 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// AddReceivingMiddleware adds middleware around every request, the
-// shortcut's tools/calls too (see [tools.Shortcut]); later additions run
-// first.
+// AddReceivingMiddleware adds middleware around every request; later
+// additions run first.
 func (s *Server) AddReceivingMiddleware(mw ...mcp.Middleware) {
-	s.Shortcut.AddReceivingMiddleware(s.MCP, mw...)
+	s.MCP.AddReceivingMiddleware(mw...)
 }
 
 // held holds every request but the handshake (initialize, ping, discover)
