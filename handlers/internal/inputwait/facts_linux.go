@@ -20,9 +20,6 @@ type procFacts struct {
 	root string
 }
 
-// clockTick is USER_HZ, in which /proc gives CPU times: 100 on every Linux.
-const clockTick = 10 * time.Millisecond
-
 // statFields are the fields of /proc/PID/stat after "pid (comm)".
 type statFields struct {
 	comm               string

@@ -42,6 +42,10 @@ const (
 	strong                 // it does
 )
 
+// clockTick is the grain of CPU times: /proc gives them in USER_HZ (100
+// on every Linux), ps (macOS, FreeBSD) in hundredths of a second.
+const clockTick = 10 * time.Millisecond
+
 // busyCPU is the CPU time between two looks that says a group works:
 // two clock ticks, or a tenth of the time between the looks. A program
 // that polls its input a few times a second stays far below it.
