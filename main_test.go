@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/tmux-mcp/tmux-mcp/internal/proc"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
@@ -126,10 +127,17 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       *update,
 		// [tmux] says a tmux is installed; [tmuxX.Y] that it is X.Y or
 		// later, for what tmux itself shows differently (3.2a has no
-		// pane_dead_signal; 3.7 shows invalid UTF-8 as U+FFFD).
+		// pane_dead_signal; 3.7 shows invalid UTF-8 as U+FFFD). [taps]
+		// says panes are watched through taps, whose streams (and
+		// cursors) a later tmux-mcp continues; without them (the
+		// TMUX_MCP_NO_TAPS leg of scripts/ci.sh, and where readers
+		// cannot be checked) each instance's stream starts at 0.
 		Condition: func(cond string) (bool, error) {
 			if cond == "tmux" {
 				return real != "", nil
+			}
+			if cond == "taps" {
+				return tapBinary() != "", nil
 			}
 			if v, ok := strings.CutPrefix(cond, "tmux"); ok {
 				want, err := tmuxctl.ParseVersion("tmux " + v)
@@ -157,7 +165,9 @@ func TestScripts(t *testing.T) {
 			// binary forced, and TMUX_MCP_SDK_CALLS=1 with every tool on
 			// go-sdk's own typed path rather than tools/callpath
 			// (scripts/ci.sh sets both, on one version).
-			for _, name := range []string{"TMUX_MCP_TMUX_CLIENT", "TMUX_MCP_SDK_CALLS"} {
+			// TMUX_MCP_NO_TAPS=1 and TMUX_MCP_TEST_NO_PROC=1 run them
+			// as without taps and without /proc (ci.sh's fallback leg).
+			for _, name := range []string{"TMUX_MCP_TMUX_CLIENT", "TMUX_MCP_SDK_CALLS", "TMUX_MCP_NO_TAPS", proc.NoProcEnv} {
 				if v := os.Getenv(name); v != "" {
 					env.Setenv(name, v)
 				}

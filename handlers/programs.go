@@ -54,7 +54,7 @@ func (h *Handlers) shellStarting(p tmuxctl.Pane) bool {
 		return false
 	}
 	return proc.StartedWithin(p.PID, cwdYoung) &&
-		(h.execs.stillForked(p) || shellframe.Of(shellframe.ProcessName(p.PID)) != shellframe.NotShell)
+		(h.execs.stillForked(p) || shellframe.Of(proc.Name(p.PID)) != shellframe.NotShell)
 }
 
 // RunShellCommand runs a command line in the shell of a pane and returns
@@ -103,7 +103,7 @@ func (h *Handlers) shellRequest(ctx context.Context, id tmuxctl.PaneID, command 
 		// The pane's own process may be a shell that is busy, or still
 		// starting (its rc file runs a program): forced, the command is
 		// typed ahead, in that shell's syntax, and runs when it reads it.
-		own := shellframe.ProcessName(p.PID)
+		own := proc.Name(p.PID)
 		// A shell still starting is not told apart from a busy one, so
 		// both need force. "Its child is in the foreground and it has
 		// never shown a prompt" cannot be known: a stream started now

@@ -15,7 +15,11 @@
 #      with the tmux binary among them), and on one version ($exec_version)
 #      the goldens once more with the tmux binary forced
 #      (TMUX_MCP_TMUX_CLIENT=exec) and every tool on go-sdk's own typed
-#      path instead of tools/callpath (TMUX_MCP_SDK_CALLS=1).
+#      path instead of tools/callpath (TMUX_MCP_SDK_CALLS=1); and on one
+#      version ($fallback_version) the goldens once more as a macOS user
+#      without taps runs them: taps off (TMUX_MCP_NO_TAPS=1, the escape
+#      hatch) and process facts from ps instead of /proc
+#      (TMUX_MCP_TEST_NO_PROC=1).
 #
 # Step 1 and 2 stop at the first failure; a failing test or tmux version
 # does not stop the others. It prints how long each part took, one line per
@@ -51,6 +55,9 @@ matrix_pkgs='. ./e2e'
 native_run='TestNative|TestExecTransport'
 # The version whose goldens also run with the tmux binary forced.
 exec_version=3.5a
+# The version whose goldens also run without taps and without /proc (the
+# newest: what Homebrew installs on macOS).
+fallback_version=3.7c
 # CI runs the stress test for a minute (go test alone: 10 s; -short: not at all).
 export TMUX_MCP_STRESS_SECONDS=${TMUX_MCP_STRESS_SECONDS:-60}
 all_versions="3.2a 3.4 3.5a 3.6a 3.7c"
@@ -196,6 +203,12 @@ else
 		if [ "$v" = "$exec_version" ]; then
 			part "tmux $v: go test -run TestScripts . with TMUX_MCP_TMUX_CLIENT=exec TMUX_MCP_SDK_CALLS=1"
 			TMUX_MCP_TMUX_CLIENT=exec TMUX_MCP_SDK_CALLS=1 TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v (tmux binary forced, calls through go-sdk)" \
+				-count=1 -timeout "$matrix_timeout" -run TestScripts .
+			done_part
+		fi
+		if [ "$v" = "$fallback_version" ]; then
+			part "tmux $v: go test -run TestScripts . with TMUX_MCP_NO_TAPS=1 TMUX_MCP_TEST_NO_PROC=1"
+			TMUX_MCP_NO_TAPS=1 TMUX_MCP_TEST_NO_PROC=1 TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v (no taps, no /proc: the macOS path)" \
 				-count=1 -timeout "$matrix_timeout" -run TestScripts .
 			done_part
 		fi

@@ -9,7 +9,29 @@ import (
 	"time"
 )
 
-func TestAlive(t *testing.T) {
+// bothWays runs test with /proc (where there is one) and as without it,
+// through ps (where there is one), as on macOS.
+func bothWays(t *testing.T, test func(t *testing.T)) {
+	t.Run("proc", func(t *testing.T) {
+		if !procfs() {
+			t.Skip("no /proc")
+		}
+		test(t)
+	})
+	t.Run("ps", func(t *testing.T) {
+		if _, err := exec.LookPath("ps"); err != nil {
+			t.Skip("no ps")
+		}
+		saved := procfs
+		procfs = func() bool { return false }
+		defer func() { procfs = saved }()
+		test(t)
+	})
+}
+
+func TestAlive(t *testing.T) { bothWays(t, testAlive) }
+
+func testAlive(t *testing.T) {
 	if !Alive(os.Getpid()) || !GroupAlive(syscall.Getpgrp()) {
 		t.Fatal("this process is not alive")
 	}
@@ -29,7 +51,7 @@ func TestAlive(t *testing.T) {
 	for deadline := time.Now().Add(2 * time.Second); Alive(pid) && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
 	}
-	if _, err := os.Stat("/proc/self/stat"); err == nil && Alive(pid) {
+	if procfs() && Alive(pid) {
 		t.Errorf("a killed, unreaped sleep (%d) is still alive", pid)
 	}
 	cmd.Wait()
@@ -38,10 +60,9 @@ func TestAlive(t *testing.T) {
 	}
 }
 
-func TestStartedWithinAndSameName(t *testing.T) {
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("no /proc")
-	}
+func TestStartedWithinAndSameName(t *testing.T) { bothWays(t, testStartedWithinAndSameName) }
+
+func testStartedWithinAndSameName(t *testing.T) {
 	child := exec.Command("sleep", "5")
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
@@ -59,15 +80,25 @@ func TestStartedWithinAndSameName(t *testing.T) {
 	if SameName(os.Getpid(), child.Process.Pid) {
 		t.Errorf("this test binary has the name of sleep")
 	}
-	if StartedWithin(-1, time.Hour) || SameName(-1, -1) {
+	if StartedWithin(-1, time.Hour) || SameName(-1, -1) || Name(-1) != "" {
 		t.Errorf("an unknown pid started recently or has a name")
+	}
+	if name := Name(child.Process.Pid); name != "sleep" {
+		t.Errorf("Name of a sleep = %q", name)
+	}
+	// A process that is gone has no name, and started at no time.
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if name := Name(gone.Process.Pid); name != "" || StartedWithin(gone.Process.Pid, time.Hour) {
+		t.Errorf("a reaped process: Name %q, StartedWithin an hour %v", name, StartedWithin(gone.Process.Pid, time.Hour))
 	}
 }
 
-func TestHolding(t *testing.T) {
-	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
-		t.Skip("no /proc")
-	}
+func TestHolding(t *testing.T) { bothWays(t, testHolding) }
+
+func testHolding(t *testing.T) {
 	word := "tmux-mcp-proc-test-" + strconv.Itoa(os.Getpid())
 	if pid := Holding(word); pid != 0 {
 		t.Fatalf("before it starts, process %d holds %q", pid, word)
@@ -83,5 +114,20 @@ func TestHolding(t *testing.T) {
 	cmd.Wait()
 	if pid := Holding(word); pid != 0 {
 		t.Errorf("after it ended, process %d holds %q", pid, word)
+	}
+}
+
+func TestParseElapsed(t *testing.T) {
+	for in, want := range map[string]int{
+		"00:00": 0, "00:07": 7, "12:34": 754, "01:00:00": 3600, "2-03:04:05": 2*86400 + 3*3600 + 4*60 + 5,
+	} {
+		if got, ok := parseElapsed(in); !ok || got != want {
+			t.Errorf("parseElapsed(%q) = %d, %v; want %d", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "7", "a:b", "1:2:3:4", "-1:00", "x-00:01"} {
+		if got, ok := parseElapsed(in); ok {
+			t.Errorf("parseElapsed(%q) = %d, want refused", in, got)
+		}
 	}
 }

@@ -26,16 +26,17 @@
 //
 // # Taps
 //
-// With [Options.TapBinary] set (the server sets it to its own binary on
-// Linux), a watched pane's pipe-pane runs that binary as the pane's tap
-// ([RunTap]) instead of a `cat` into a FIFO, through the same guarded
-// open. The tap owns the pane's stream — the filtered text in a ring
+// With [Options.TapBinary] set (the server sets it to its own binary
+// where [ReadersChecked]: Linux, macOS, FreeBSD), a watched pane's
+// pipe-pane runs that binary as the pane's tap ([RunTap]) instead of a
+// `cat` into a FIFO, through the same guarded open. The tap owns the pane's stream — the filtered text in a ring
 // bounded by --stream-buffer, its frame markers, the generation — and
 // serves any number of readers of the same user on a unix socket in a
 // private 0700 directory per tmux server ($TMUX_TMPDIR or the temporary
 // directory, named from the uid and the server's socket path), checking
-// each reader's uid with SO_PEERCRED. The pane's mark ("tap.<generation>
-// <socket>", then ".<tap pid>") is how every instance finds it. A reader
+// each reader's uid (peercred.go: SO_PEERCRED on Linux, LOCAL_PEERCRED on
+// macOS and FreeBSD). The pane's mark ("tap.<generation> <socket>", then
+// ".<tap pid>") is how every instance finds it. A reader
 // asks for "generation G from offset N" (tapwire.go) and gets the text
 // from there, a skip for what the ring no longer holds, then live text;
 // each instance's [Stream] of the pane is a mirror with the tap's offsets,
@@ -88,7 +89,7 @@
 // entries and releasing their listeners, and deleting their temporary
 // directories — so whatever killed an instance, nothing of it outlives the
 // next start. Children of this process die with it where the OS allows
-// (Linux); the sweep covers the rest.
+// (Linux, FreeBSD); the sweep covers the rest.
 //
 // A hold serves every instance that waits on the pane: one that finds the
 // pane held by another joins it in [tmuxctl.CoHoldOption], and whichever

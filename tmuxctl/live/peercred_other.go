@@ -1,15 +1,13 @@
-//go:build !linux
+//go:build !linux && !darwin && !freebsd
 
 package live
 
-import (
-	"errors"
-	"net"
-)
+import "errors"
 
-// checkPeer refuses every reader where this build cannot ask the kernel
-// who is at the other end of a socket: a tap then serves nobody, and
-// instances fall back to a stream of their own.
-func checkPeer(*net.UnixConn) error {
-	return errors.New("this build cannot check a tap reader's user")
+const peerCredentials = false
+
+// peerUIDOf cannot ask the kernel here: every reader is refused, and
+// ReadersChecked keeps taps off.
+func peerUIDOf(int) (int, error) {
+	return 0, errors.New("this build cannot check a tap reader's user")
 }

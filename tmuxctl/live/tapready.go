@@ -56,7 +56,7 @@ func (h *Hub) expectTap(gen [16]byte) (path string, ready <-chan struct{}, forge
 func (h *Hub) openReadyBoard() {
 	b := &h.readyBoard
 	path := filepath.Join(h.dir, readySocketName)
-	if len(path) >= 100 { // a unix socket's path is short (108 bytes on Linux)
+	if len(path) >= 100 { // a unix socket's path is short (108 bytes on Linux, 104 on macOS and FreeBSD)
 		return
 	}
 	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})

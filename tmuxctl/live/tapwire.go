@@ -113,7 +113,8 @@ func tapDir(socketPath string) string {
 	if base == "" {
 		base = os.TempDir()
 	}
-	// A unix socket's path is short (108 bytes on Linux): a long base
+	// A unix socket's path is short (108 bytes on Linux, 104 with its
+	// NUL on macOS and FreeBSD: at most 100 here): a long base
 	// gives way to /tmp. So does one with a character that a tmux format
 	// or a match pattern reads (#, %, *, …), or a shell: the socket's path
 	// is in the pane's mark, which guarded commands match in formats.
