@@ -78,6 +78,7 @@ type config struct {
 	streamBuffer           int
 	streamIdle, exitGrace  time.Duration
 	startGrace             time.Duration
+	noShellMarks           bool
 	showVersion            bool
 	// A subcommand (package cli) and its words; the rest of tmux-mcp's
 	// own additions to serving: HTTP and the audit log.
@@ -153,6 +154,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	durFlag(&c.streamIdle, "stream-idle", "TMUX_MCP_STREAM_IDLE", live.DefaultOptions.Idle, "a pane stream unread this long expires")
 	durFlag(&c.startGrace, "start-grace", "TMUX_MCP_START_GRACE", handlers.DefaultLimits.StartGrace, "a program create_session, create_window or split_window starts that exits within this is reported as not started")
 	durFlag(&c.exitGrace, "exit-grace", "TMUX_MCP_EXIT_GRACE", live.DefaultOptions.ExitGrace, "how long a pane's exit status is held after the last wait on it")
+	fs.BoolVar(&c.noShellMarks, "no-shell-marks", envDefault("TMUX_MCP_NO_SHELL_MARKS", "") != "", "panes made with the default shell (bash, zsh, fish) get no OSC 133 prompt marks (env TMUX_MCP_NO_SHELL_MARKS)")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	strFlag(&c.httpAddr, []string{"http"}, "TMUX_MCP_HTTP", "", "serve MCP over streamable HTTP at http://ADDR/mcp instead of stdio (token from $TMUX_MCP_HTTP_TOKEN or --http-token-file)")
 	strFlag(&c.httpTokenFile, []string{"http-token-file"}, "TMUX_MCP_HTTP_TOKEN_FILE", "", "file holding the bearer token HTTP requests must carry")
@@ -312,6 +314,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			MaxLines:    cfg.maxLines,
 			MaxBytes:    cfg.maxBytes,
 			StartGrace:  cfg.startGrace,
+			NoMarks:     cfg.noShellMarks,
 		},
 		Live:  live.Options{BufferBytes: cfg.streamBuffer, Idle: cfg.streamIdle, ExitGrace: cfg.exitGrace, TapBinary: tapBinary()},
 		Tier:  tier,
