@@ -128,7 +128,7 @@ var validArgs = map[string][]string{
 	"run_shell_command": {`{"paneId":"%0","command":"echo hi"}`, `{"paneId":"%0","command":"printf '%s\\n' \"$x\"; cd /tmp\nexit 3","timeoutMs":5000,"maxLines":2,"force":true}`},
 	"start_program":     {`{"argv":["cat"],"splitPaneId":"%0"}`, `{"argv":["sh","-c","exit 7"],"waitMs":10000,"sessionName":"work","windowName":"w","keepPane":true,"cwd":"/","env":{"A":"b"},"width":100,"height":30}`},
 	"run_program":       {`{"argv":["seq","1","100"],"maxLines":2}`, `{"argv":["echo","hi"],"timeoutMs":5000,"keepPane":true,"sessionName":"s","cwd":"/","env":{"A":"b"},"width":100,"height":30}`},
-	"wait_for_command":  {`{"commandId":"cmd.0123abcd.1"}`, `{"commandId":"cmd.0123abcd.12","timeoutMs":5000,"maxLines":2}`},
+	"wait_for_command":  {`{"commandId":"cmd.0123abcd.1"}`, `{"commandId":"cmd.0123abcd.12","timeoutMs":5000,"maxLines":2}`, `{"paneId":"%0","next":true}`},
 	"wait_for_exit":     {`{"paneId":"%1","timeoutMs":200}`},
 	"wait_for_channel":  {`{"channel":"ch","timeout":10}`, `{"channel":"ch","timeout":0.5,"socket_name":null}`},
 	"signal_channel":    {`{"channel":"go"}`, `{"channel":"a_b.c:d-e","socket_name":"x"}`},

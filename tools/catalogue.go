@@ -410,7 +410,8 @@ var Catalogue = []Tool{
 	{
 		Name:  "wait_for_command",
 		Title: "Wait for a shell command to end",
-		Description: "Wait again for a command run_shell_command started (commandId) and return the same result: " +
+		Description: "Wait again for a command run_shell_command started (commandId), or typed at a shell that marks " +
+			"prompts (paneId), and return the same result: " +
 			"outcome, exitStatus and its whole output. timed_out means it still runs: call again. After it " +
 			"ended it answers at once, and keep:\"head\" shows the start of a long output.",
 		Class:   ReadOnly,

@@ -1,6 +1,8 @@
 package live
 
 import (
+	"context"
+
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
 )
@@ -38,7 +40,12 @@ type shellTracker struct {
 	seq     int64
 	running *ShellCommand
 	last    *ShellCommand
+	recent  []ShellCommand // the last few that ended, oldest first
 }
+
+// shellRecent is how many ended commands a stream remembers, so that a
+// wait that looks after two quick commands ended still finds the first.
+const shellRecent = 8
 
 // note applies mark m, which stood at offset m.Offset.
 func (t *shellTracker) note(m frame.Marker) {
@@ -64,6 +71,26 @@ func (t *shellTracker) end(off int64, status int) {
 	c := *t.running
 	c.End, c.Status = off, status
 	t.last, t.running = &c, nil
+	if len(t.recent) == shellRecent {
+		t.recent = t.recent[1:]
+	}
+	t.recent = append(t.recent, c)
+}
+
+// ShellCommand returns marked command seq, running or among the last few
+// that ended.
+func (s *Stream) ShellCommand(seq int64) (ShellCommand, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.shell.running; c != nil && c.Seq == seq {
+		return *c, true
+	}
+	for _, c := range s.shell.recent {
+		if c.Seq == seq {
+			return c, true
+		}
+	}
+	return ShellCommand{}, false
 }
 
 // Shell returns what the stream knows from the shell's marks.
@@ -104,6 +131,12 @@ func (s *Stream) keepMarkerLocked(m frame.Marker) {
 	s.markers = append(s.markers, m)
 	s.markerSeq++
 }
+
+// Sync waits until a stream fed by a tap has everything the tap held when
+// asked, its markers included (a stream just joined has the text, but the
+// markers that follow it may still be on their way). A stream this
+// instance reads from its own pipe has nothing to wait for.
+func (s *Stream) Sync(ctx context.Context) { s.syncTap(ctx) }
 
 // Watching returns the stream of pane p if this hub watches it, else nil.
 // It starts nothing.
