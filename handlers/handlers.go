@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -52,7 +51,7 @@ type Handlers struct {
 // output through hub. Waits in flight end early when shutdown is done.
 func New(shutdown context.Context, client *tmuxctl.Client, hub *live.Hub, limits Limits) *Handlers {
 	return &Handlers{tmux: client, hub: hub, exits: hub.Exits(), echo: echo.NewBook(), commands: commandbook.New(hub.Dir(), hub.ExitGrace()), limits: limits, shutdown: shutdown,
-		marks: shellmarks.NewInstaller(filepath.Join(hub.Dir(), "shellmarks"))}
+		marks: shellmarks.NewInstaller("")}
 }
 
 // lines returns the line limit for a request that asked for max (nil: the

@@ -45,6 +45,7 @@ func (h *Handlers) waitForPaneCommand(ctx context.Context, in gen.WaitForCommand
 	defer s.Hold()()
 	if fresh {
 		s.Sync(w.Ctx) // the marks another instance's tap kept
+		fresh = s.End() == 0
 	}
 
 	st := s.Shell()

@@ -5,7 +5,9 @@
 // PROMPT_COMMAND, PS0, precmd and preexec, never replacing them.
 // docs/shell-marks.md says exactly what each adds.
 //
-// [Install] writes them once into a private directory; tmuxctl's gating
+// [Installer.Install] writes them once into a private directory that
+// stays (tmux-mcp-marks-<uid>-<hash> in $TMUX_TMPDIR or the temporary
+// directory); tmuxctl's gating
 // shell starts bash, zsh or fish with them (see tmuxctl.Spawn.ShellMarks).
 //
 // Concurrency: an [Installer] is safe for concurrent use.
