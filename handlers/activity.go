@@ -9,39 +9,25 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
 )
 
-// Activities, as the output schemas spell them.
-const (
-	activityPrompt  = "prompt"
-	activityRunning = "running"
-	activityDead    = "dead"
-)
-
-// paneActivity returns the activity of pane p ("" when unknown) and the
-// exit status of the last command its shell marked (nil when unknown).
-// It costs a map lookup and a lock per pane: list_panes calls it for
-// every pane it lists.
+// paneActivity returns the activity of pane p ("" when unknown: see
+// live.ShellState.Activity) and the exit status of the last command its
+// shell marked (nil when unknown). It costs a map lookup and a lock per
+// pane: list_panes calls it for every pane it lists.
 func (h *Handlers) paneActivity(p tmuxctl.PaneID, dead bool) (activity string, lastStatus *int) {
 	s := h.hub.Watching(p)
 	if s == nil {
 		if dead {
-			return activityDead, nil
+			return "dead", nil
 		}
 		return "", nil
 	}
 	st := s.Shell()
+	st.Dead = st.Dead || dead
 	if st.Last != nil && st.Last.Status != frame.NoStatus {
 		status := st.Last.Status
 		lastStatus = &status
 	}
-	switch {
-	case dead || st.Dead:
-		return activityDead, lastStatus
-	case !st.Marked:
-		return "", lastStatus
-	case st.Running != nil:
-		return activityRunning, lastStatus
-	}
-	return activityPrompt, lastStatus
+	return st.Activity(), lastStatus
 }
 
 // activityOf returns activity as the optional enum field of type T.

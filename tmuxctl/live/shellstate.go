@@ -34,6 +34,21 @@ type ShellState struct {
 	Dead    bool          // the pane's program ended or the pane closed
 }
 
+// Activity says what the pane does, as far as the marks and its death
+// tell: "dead", "running" (a marked command runs), "prompt" (the shell
+// waits at its prompt), or "" when the shell marks nothing.
+func (st ShellState) Activity() string {
+	switch {
+	case st.Dead:
+		return "dead"
+	case !st.Marked:
+		return ""
+	case st.Running != nil:
+		return "running"
+	}
+	return "prompt"
+}
+
 // shellTracker follows a stream's shell marks; the stream's mu guards it.
 type shellTracker struct {
 	marked  bool
