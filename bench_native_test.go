@@ -160,35 +160,45 @@ func BenchmarkToolConcurrentGetPaneInfo(b *testing.B) {
 	}
 }
 
-// BenchmarkShortcut sets a plain tools/call answered by the transport's
-// shortcut (tools.Shortcut, the default) beside the same call through
-// go-sdk's request path (TMUX_MCP_SDK_CALLS=1), two servers on one tmux,
-// interleaved call by call. It reports each path's median per tool and
-// what the shortcut saves.
-func BenchmarkShortcut(b *testing.B) {
+// BenchmarkCallPath sets each read tool's round trip on two servers on one
+// tmux, interleaved call by call (each round starting at the other) so
+// that load moves both alike: "callpath", the default (package
+// tools/callpath's typed tool-call path), and "sdk", go-sdk's own typed
+// path (mcp.AddTool, TMUX_MCP_SDK_CALLS=1). It reports each path's median
+// per tool and logs what callpath saves, in ms and as a share of the sdk
+// round trip.
+func BenchmarkCallPath(b *testing.B) {
 	sock := tmuxtest.Server(b)
-	os.Setenv("TMUX_MCP_SDK_CALLS", "1")
-	viaSDK := launchMCP(b, sock, "", "--tools", "get_pane_info")
+	paths := []struct{ name, env string }{{"callpath", ""}, {"sdk", "1"}}
+	servers := make([]*mcpServer, len(paths))
+	for i, p := range paths {
+		os.Setenv("TMUX_MCP_SDK_CALLS", p.env)
+		servers[i] = launchMCP(b, sock, "", "--toolsets", "all")
+	}
 	os.Unsetenv("TMUX_MCP_SDK_CALLS")
-	shortcut := launchMCP(b, sock, "", "--tools", "get_pane_info")
-	calls := []struct {
-		name string
-		args map[string]any
-	}{{"list_panes", map[string]any{}}, {"get_pane_info", map[string]any{"paneId": "%0"}}}
-	rtt := make([][2][]time.Duration, len(calls))
-	for b.Loop() {
-		for i, c := range calls {
-			for j, s := range []*mcpServer{viaSDK, shortcut} {
-				_, took := timedTool(b, s, c.name, c.args)
+	rtt := make([][][]time.Duration, len(readTargets))
+	for i := range rtt {
+		rtt[i] = make([][]time.Duration, len(paths))
+	}
+	for round := 0; b.Loop(); round++ {
+		for i, t := range readTargets {
+			// Each round starts at the next path: the call after
+			// another server's finds the caches in another state.
+			for k := range servers {
+				j := (round + k) % len(servers)
+				_, took := timedTool(b, servers[j], t.name, t.args)
 				rtt[i][j] = append(rtt[i][j], took)
 			}
 		}
 	}
-	for i, c := range calls {
-		sdk, sc := median(rtt[i][0]), median(rtt[i][1])
-		b.ReportMetric(ms(sdk), c.name+"-sdk-ms")
-		b.ReportMetric(ms(sc), c.name+"-shortcut-ms")
-		b.Logf("%-14s via go-sdk %.3f ms, shortcut %.3f ms, saves %.3f ms", c.name, ms(sdk), ms(sc), ms(sdk-sc))
+	b.Logf("%-14s %9s %9s %15s", "tool", "callpath", "sdk", "callpath saves")
+	for i, t := range readTargets {
+		m := make([]time.Duration, len(paths))
+		for j, p := range paths {
+			m[j] = median(rtt[i][j])
+			b.ReportMetric(ms(m[j]), t.name+"-"+p.name+"-ms")
+		}
+		b.Logf("%-14s %9.3f %9.3f %8.3f (%3.0f%%)", t.name, ms(m[0]), ms(m[1]), ms(m[1]-m[0]), 100*float64(m[1]-m[0])/float64(m[1]))
 	}
 	b.ReportMetric(0, "ns/op")
 }

@@ -3,7 +3,9 @@
 // that end on text, a channel or an exit instead of polling.
 //
 // It speaks JSON-RPC on standard input and output; an MCP client starts it
-// as a subprocess. Standard output carries only protocol; one line on
+// as a subprocess. This package only turns flags and environment into a
+// server.Config and picks what to run: a pane's tap (tmux starts it),
+// a command for people (package cli), or the server (package server). Standard output carries only protocol; one line on
 // standard error names the version, socket, tmux version and safety tier.
 //
 // # Ending
@@ -21,9 +23,9 @@
 // Every goroutine the process starts is joined before it exits:
 //
 //	goroutine             started by          stopped by                          waited for by
-//	signal watcher        run                 a signal, or serve returning         run, before it returns
-//	end sequencer         serve               the session ending (or its steps)   serve, after Run returns
-//	stdio line reader     stdio.Connect       EOF, or Transport.Close's deadline  Transport.Close (serve)
+//	signal watcher        server.Serve        a signal, or serving returning       server.Serve, before it returns
+//	end sequencer         ServeStdio          the session ending (or its steps)   ServeStdio, after Run returns
+//	stdio line reader     stdio.Connect       EOF, or Transport.Close's deadline  Transport.Close (ServeStdio)
 //	go-sdk's connection   mcp.Server.Run      its input closing (the transport)   mcp.Server.Run
 //	a request's handler   go-sdk, per call    its answer; Server.CancelCalls      server.Server.Close (≤ 5 s)
 //	the hub's goroutines  tmuxctl/live        live.Hub.Close                      live.Hub.Close (server.Close)

@@ -154,9 +154,9 @@ func TestScripts(t *testing.T) {
 				env.Setenv("TMUX_MCP_TEST_SIZE_NEW_SESSIONS", "1")
 			}
 			// TMUX_MCP_TMUX_CLIENT=exec runs every golden with the tmux
-			// binary forced, and TMUX_MCP_SDK_CALLS=1 with every call
-			// through go-sdk's request path rather than the transport's
-			// shortcut (scripts/ci.sh sets both, on one version).
+			// binary forced, and TMUX_MCP_SDK_CALLS=1 with every tool on
+			// go-sdk's own typed path rather than tools/callpath
+			// (scripts/ci.sh sets both, on one version).
 			for _, name := range []string{"TMUX_MCP_TMUX_CLIENT", "TMUX_MCP_SDK_CALLS"} {
 				if v := os.Getenv(name); v != "" {
 					env.Setenv(name, v)

@@ -24,7 +24,8 @@ import (
 // (tmux-mcp, or the command after its flags), performs the initialize
 // handshake, sends each line of its standard input, waits for every reply,
 // and prints the replies in request order, with volatile values (pids,
-// stream generations, commandIds' instance nonces, times, $WORK) scrubbed.
+// stream generations, commandIds' instance nonces, times, $WORK, an input
+// judgement's evidence) scrubbed.
 //
 // Each reply is one line of JSON with sorted keys, except that a result's
 // structuredContent is printed one field per line (a list one element per
@@ -454,6 +455,10 @@ func (s *scrubber) value(key string, v any) any {
 			v[k] = s.value(k, e)
 		}
 	case []any:
+		if key == "evidence" && len(v) > 0 {
+			// What the input engine saw: times, pids and terminals.
+			return "EVIDENCE"
+		}
 		for i, e := range v {
 			v[i] = s.value(key, e)
 		}

@@ -135,7 +135,7 @@ func TestReadmeClientSnippets(t *testing.T) {
 		if err != nil {
 			t.Errorf("%s: tmux-mcp %q: %v", s.client, args, err)
 		}
-		if cfg.command != nil || cfg.httpAddr != "" {
+		if cfg.command != nil || cfg.HTTPAddr != "" {
 			t.Errorf("%s: tmux-mcp %q does not serve MCP on stdio", s.client, args)
 		}
 	}

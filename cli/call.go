@@ -8,7 +8,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
@@ -44,12 +43,9 @@ func runCall(ctx context.Context, c *Command, env Env) int {
 		}
 		args = json.RawMessage(text)
 	}
-	o := env.Server
-	o.Tmux = tmuxctl.New(env.Tmux)
 	// A person who names a tool asks for it: it is offered whatever its
 	// toolset, as --tools would add it; the tier still decides.
-	o.Tools = o.Tools.WithTool(name)
-	s, err := connect(ctx, env.Version, o)
+	s, err := connect(ctx, env.Config.WithTool(name))
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "tmux-mcp call: %v\n", err)
 		return exitError

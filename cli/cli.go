@@ -14,17 +14,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tmux-mcp/tmux-mcp/server"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
 // An Env is what a subcommand runs with: the server's configuration as
 // the shared flags set it, the words after the flags, and where to write.
 type Env struct {
-	Version string
-	Tmux    tmuxctl.Config
-	// Server is the whole server's configuration; its Tmux is filled in
-	// by the subcommand (demo points it at a private tmux).
-	Server server.Options
+	// Config is the whole server's configuration, as it would serve
+	// (demo points it at a private tmux).
+	server.Config
 	Args   []string
 	Stdin  io.Reader // call's arguments when given as "-"
 	Stdout io.Writer
@@ -110,14 +107,14 @@ type session struct {
 	*mcp.ClientSession
 }
 
-// connect builds the server for o and connects a client to it.
-func connect(ctx context.Context, version string, o server.Options) (*session, error) {
-	return connectWith(ctx, version, o, nil)
+// connect builds the server for cfg and connects a client to it.
+func connect(ctx context.Context, cfg server.Config) (*session, error) {
+	return connectWith(ctx, cfg, nil)
 }
 
 // connectWith is connect with a client that has options co.
-func connectWith(ctx context.Context, version string, o server.Options, co *mcp.ClientOptions) (*session, error) {
-	srv, err := server.New(o)
+func connectWith(ctx context.Context, cfg server.Config, co *mcp.ClientOptions) (*session, error) {
+	srv, err := server.New(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +123,7 @@ func connectWith(ctx context.Context, version string, o server.Options, co *mcp.
 		srv.Close()
 		return nil, err
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "tmux-mcp-cli", Version: version}, co)
+	client := mcp.NewClient(&mcp.Implementation{Name: "tmux-mcp-cli", Version: cfg.Version}, co)
 	cs, err := client.Connect(ctx, ct, nil)
 	if err != nil {
 		srv.Close()

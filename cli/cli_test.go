@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tmux-mcp/tmux-mcp/server"
 	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
@@ -25,7 +26,7 @@ func TestFirstSentence(t *testing.T) {
 
 // Every catalogue tool gets a one-line summary that ends a sentence.
 func TestToolsSummaries(t *testing.T) {
-	all := offered(tools.Destructive, tools.All)
+	all := offered(offer("destructive", "all"))
 	if len(all) != len(tools.Catalogue) {
 		t.Fatalf("destructive tier offers %d of %d tools", len(all), len(tools.Catalogue))
 	}
@@ -34,10 +35,10 @@ func TestToolsSummaries(t *testing.T) {
 			t.Errorf("%s: summary %q", o.Name, o.Summary)
 		}
 	}
-	if n := len(offered(tools.ReadOnly, tools.All)); n == 0 || n >= len(all) {
+	if n := len(offered(offer("readonly", "all"))); n == 0 || n >= len(all) {
 		t.Errorf("readonly tier offers %d tools", n)
 	}
-	def := offered(tools.Destructive, tools.Selection{})
+	def := offered(offer("destructive", ""))
 	if len(def) == 0 || len(def) >= len(all) {
 		t.Errorf("the default toolset offers %d of %d tools", len(def), len(all))
 	}
@@ -77,4 +78,11 @@ func TestUsageErrors(t *testing.T) {
 			t.Errorf("call %q printed on stdout: %q", args, out.String())
 		}
 	}
+}
+
+// offer is the default configuration at safety tier with toolsets.
+func offer(safety, toolsets string) server.Config {
+	cfg := server.Defaults()
+	cfg.Safety, cfg.Toolsets = safety, toolsets
+	return cfg
 }

@@ -13,8 +13,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmux-mcp/tmux-mcp/internal/proc"
-
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
 // runDemo is `tmux-mcp demo`: a private tmux on its own socket, a short
@@ -25,7 +23,7 @@ func runDemo(ctx context.Context, _ *Command, env Env) int {
 		fmt.Fprintln(env.Stderr, "tmux-mcp demo: takes no words, only the server's flags")
 		return exitUsage
 	}
-	priv, err := startPrivateTmux(ctx, binaryName(env.Tmux))
+	priv, err := startPrivateTmux(ctx, binaryName(env.TmuxConfig()))
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "tmux-mcp demo: %v\n", err)
 		return exitError
@@ -33,11 +31,9 @@ func runDemo(ctx context.Context, _ *Command, env Env) int {
 	defer priv.remove()
 	fmt.Fprintf(env.Stdout, "A private tmux on %s (no config file), removed at the end.\n", priv.socket)
 
-	cfg := env.Tmux
+	cfg := env.Config
 	cfg.SocketName, cfg.SocketPath = "", priv.socket
-	o := env.Server
-	o.Tmux = tmuxctl.New(cfg)
-	s, err := connect(ctx, env.Version, o)
+	s, err := connect(ctx, cfg)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "tmux-mcp demo: %v\n", err)
 		return exitError

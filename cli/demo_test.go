@@ -7,12 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/server"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
-	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // The demo succeeds and leaves nothing behind: no directory, no tmux
@@ -22,11 +18,9 @@ func TestDemoLeavesNothing(t *testing.T) {
 	t.Setenv("TMPDIR", tmp)
 	var out, errOut bytes.Buffer
 	env := Env{
-		Version: "test",
-		Tmux:    tmuxctl.Config{Binary: tmuxtest.Binary()},
-		Server:  server.Options{Version: "test", Limits: handlers.DefaultLimits, Live: live.DefaultOptions, Tier: tools.Mutating},
-		Stdout:  &out,
-		Stderr:  &errOut,
+		Config: testConfig(),
+		Stdout: &out,
+		Stderr: &errOut,
 	}
 	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
 		t.Skip("needs /proc to look for a leftover tmux server")
@@ -48,4 +42,11 @@ func TestDemoLeavesNothing(t *testing.T) {
 			t.Errorf("a process still names the demo's directory: %s: %q", f, b)
 		}
 	}
+}
+
+// testConfig is the default configuration on the tmux under test.
+func testConfig() server.Config {
+	cfg := server.Defaults()
+	cfg.Version, cfg.TmuxBinary = "test", tmuxtest.Binary()
+	return cfg
 }

@@ -4,6 +4,7 @@
 //
 // Every subcommand talks to the same server the MCP clients get, built by
 // package server and reached over an in-memory MCP connection, so what a
-// person sees is what an agent gets. main.go parses the server's flags
-// (shared by every subcommand) and hands them over in an [Env].
+// person sees is what an agent gets: from the same server.Config the
+// flags (shared by every subcommand) set, taps included, so a cursor one
+// call prints continues in the next. main hands it over in an [Env].
 package cli

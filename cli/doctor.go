@@ -14,7 +14,6 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
-	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // A checker prints one line per check: "ok", "warn" (usable, but worth
@@ -44,12 +43,12 @@ func runDoctor(ctx context.Context, _ *Command, env Env) int {
 		return exitUsage
 	}
 	k := &checker{env: env}
-	client := tmuxctl.New(env.Tmux)
-	k.ok("tools", "--safety=%s %s: %d tools offered", tools.TierName(env.Server.Tier), env.Server.Tools, len(offered(env.Server.Tier, env.Server.Tools)))
+	client := tmuxctl.New(env.TmuxConfig())
+	k.ok("tools", "--safety=%s %s: %d tools offered", env.TierName(), env.Offer(), len(offered(env.Config)))
 
-	path, err := exec.LookPath(binaryName(env.Tmux))
+	path, err := exec.LookPath(binaryName(env.TmuxConfig()))
 	if err != nil {
-		k.fail("tmux", "%s not found: install tmux 3.2a or later (apt install tmux, brew install tmux) or give its path with --tmux", binaryName(env.Tmux))
+		k.fail("tmux", "%s not found: install tmux 3.2a or later (apt install tmux, brew install tmux) or give its path with --tmux", binaryName(env.TmuxConfig()))
 		return k.exit()
 	}
 	v, err := client.Version(ctx)
@@ -68,7 +67,7 @@ func runDoctor(ctx context.Context, _ *Command, env Env) int {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		k.warn("socket", "%s (%s) does not exist: no tmux server runs there yet; create_session starts one, or run `%s`",
-			sock, client.Describe(), tmuxCommand(env.Tmux, "new -d"))
+			sock, client.Describe(), tmuxCommand(env.TmuxConfig(), "new -d"))
 		k.leftovers(ctx, client)
 		return k.exit()
 	case err != nil:
@@ -83,7 +82,7 @@ func runDoctor(ctx context.Context, _ *Command, env Env) int {
 	info, err := client.ServerInfo(ctx)
 	if err != nil {
 		k.fail("server", "no tmux server answers on %s (%v): remove the stale socket or start tmux there with `%s`",
-			sock, err, tmuxCommand(env.Tmux, "new -d"))
+			sock, err, tmuxCommand(env.TmuxConfig(), "new -d"))
 		k.leftovers(ctx, client)
 		return k.exit()
 	}
@@ -91,7 +90,7 @@ func runDoctor(ctx context.Context, _ *Command, env Env) int {
 	if client.Transport() == tmuxctl.TransportNative {
 		k.ok("client", "native: tmux's own client protocol over the socket, no process per command")
 	} else {
-		k.ok("client", "exec: a %s child per command (--tmux-client=exec, or the server spoke a protocol the native client does not)", binaryName(env.Tmux))
+		k.ok("client", "exec: a %s child per command (--tmux-client=exec, or the server spoke a protocol the native client does not)", binaryName(env.TmuxConfig()))
 	}
 	if sv, err := tmuxctl.ParseVersion(info.Version); err == nil && !sv.AtLeast(3, 2) {
 		k.fail("server", "the running server is tmux %s, older than 3.2a: restart it with a newer tmux", info.Version)
@@ -109,10 +108,7 @@ func runDoctor(ctx context.Context, _ *Command, env Env) int {
 // features asks get_server_info, through the server, which version-gated
 // behaviours this tmux has, as an agent would see them.
 func (k *checker) features(ctx context.Context, env Env, client *tmuxctl.Client) {
-	o := env.Server
-	o.Tmux = client
-	o.Tools = o.Tools.WithTool("get_server_info")
-	s, err := connect(ctx, env.Version, o)
+	s, err := connect(ctx, env.Config.WithTool("get_server_info"))
 	if err != nil {
 		k.fail("features", "building the server: %v", err)
 		return

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"unicode"
 
+	"github.com/tmux-mcp/tmux-mcp/server"
 	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
@@ -19,14 +20,11 @@ type offeredTool struct {
 	Summary string `json:"summary"`
 }
 
-// offered lists the catalogue tools sel offers and the tier serves, in
-// catalogue order (grouped by family).
-func offered(tier tools.Class, sel tools.Selection) []offeredTool {
+// offered lists the tools a server built from cfg serves, in catalogue
+// order (grouped by family).
+func offered(cfg server.Config) []offeredTool {
 	var out []offeredTool
-	for _, t := range tools.Catalogue {
-		if !t.Class.Allowed(tier) || !sel.Offers(t) {
-			continue
-		}
+	for _, t := range cfg.Offered() {
 		out = append(out, offeredTool{Name: t.Name, Toolset: t.Toolset.String(), Tier: tools.TierName(t.Class), Summary: firstSentence(t.Description)})
 	}
 	return out
@@ -39,7 +37,7 @@ func runTools(_ context.Context, c *Command, env Env) int {
 		fmt.Fprintln(env.Stderr, "tmux-mcp tools: takes no words, only flags (--json, --safety, --toolsets, --tools)")
 		return exitUsage
 	}
-	list := offered(env.Server.Tier, env.Server.Tools)
+	list := offered(env.Config)
 	if c.json {
 		data, err := json.MarshalIndent(list, "", "  ")
 		if err != nil {
@@ -56,7 +54,7 @@ func runTools(_ context.Context, c *Command, env Env) int {
 	}
 	w.Flush()
 	fmt.Fprintf(env.Stdout, "\n%d tools at --safety=%s %s (--toolsets all offers every one); `tmux-mcp call TOOL '{…}'` runs one.\n",
-		len(list), tools.TierName(env.Server.Tier), env.Server.Tools)
+		len(list), env.TierName(), env.Offer())
 	return exitOK
 }
 

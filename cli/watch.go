@@ -32,11 +32,9 @@ func runWatch(ctx context.Context, c *Command, env Env) int {
 			return exitUsage
 		}
 	}
-	o := env.Server
-	o.Tmux = tmuxctl.New(env.Tmux)
-	o.Tools = o.Tools.WithTool("wait_for_exit").WithTool("wait_for_text")
+	cfg := env.Config.WithTool("wait_for_exit").WithTool("wait_for_text")
 	updates := make(chan string, 256)
-	s, err := connectWith(ctx, env.Version, o, &mcp.ClientOptions{
+	s, err := connectWith(ctx, cfg, &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
 			select {
 			case updates <- req.Params.URI:

@@ -10,12 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tmux-mcp/tmux-mcp/handlers"
-	"github.com/tmux-mcp/tmux-mcp/server"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
-	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // markingRC makes bash mark its prompts and commands with OSC 133.
@@ -41,14 +36,9 @@ func TestWatchLines(t *testing.T) {
 	r, w := io.Pipe()
 	c := Lookup("watch")
 	c.match = "needle"
-	env := Env{
-		Version: "test",
-		Tmux:    tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock},
-		Server:  server.Options{Version: "test", Limits: handlers.DefaultLimits, Live: live.DefaultOptions, Tier: tools.Mutating},
-		Args:    []string{"%1"},
-		Stdout:  w,
-		Stderr:  io.Discard,
-	}
+	cfg := testConfig()
+	cfg.SocketPath = sock
+	env := Env{Config: cfg, Args: []string{"%1"}, Stdout: w, Stderr: io.Discard}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int)
 	go func() { done <- runWatch(ctx, c, env); w.Close() }()

@@ -34,6 +34,9 @@ type RunProgramInput struct {
 	// SessionName corresponds to the JSON schema field "sessionName".
 	SessionName *string `json:"sessionName,omitempty,omitzero"`
 
+	// StopForInput corresponds to the JSON schema field "stopForInput".
+	StopForInput bool `json:"stopForInput,omitempty,omitzero"`
+
 	// TimeoutMs corresponds to the JSON schema field "timeoutMs".
 	TimeoutMs int `json:"timeoutMs,omitempty,omitzero"`
 
@@ -126,6 +129,9 @@ func (j *RunProgramInput) UnmarshalJSON(value []byte) error {
 	}
 	if plain.SessionName != nil && utf8.RuneCountInString(string(*plain.SessionName)) > 256 {
 		return fmt.Errorf("field %s length: must be <= %d", "sessionName", 256)
+	}
+	if v, ok := raw["stopForInput"]; !ok || v == nil {
+		plain.StopForInput = true
 	}
 	if v, ok := raw["timeoutMs"]; !ok || v == nil {
 		plain.TimeoutMs = 30000

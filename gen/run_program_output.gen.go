@@ -24,6 +24,9 @@ type RunProgramOutput struct {
 	// EffectiveTimeoutMs corresponds to the JSON schema field "effectiveTimeoutMs".
 	EffectiveTimeoutMs int `json:"effectiveTimeoutMs"`
 
+	// With awaiting_input: why the program is judged to wait for input.
+	Evidence []string `json:"evidence,omitempty,omitzero"`
+
 	// ExitStatus corresponds to the JSON schema field "exitStatus".
 	ExitStatus RunProgramOutputExitStatus `json:"exitStatus"`
 
@@ -51,6 +54,9 @@ type RunProgramOutput struct {
 	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
 
+	// With awaiting_input: the question as the screen shows it.
+	Prompt *string `json:"prompt,omitempty,omitzero"`
+
 	// ReturnedBytes corresponds to the JSON schema field "returnedBytes".
 	ReturnedBytes int `json:"returnedBytes"`
 
@@ -71,6 +77,7 @@ type RunProgramOutputOmittedAtLine *int
 
 type RunProgramOutputOutcome string
 
+const RunProgramOutputOutcomeAwaitingInput RunProgramOutputOutcome = "awaiting_input"
 const RunProgramOutputOutcomeCancelled RunProgramOutputOutcome = "cancelled"
 const RunProgramOutputOutcomeCompleted RunProgramOutputOutcome = "completed"
 const RunProgramOutputOutcomeGone RunProgramOutputOutcome = "gone"
@@ -78,6 +85,7 @@ const RunProgramOutputOutcomeTimedOut RunProgramOutputOutcome = "timed_out"
 
 var enumValues_RunProgramOutputOutcome = []interface{}{
 	"completed",
+	"awaiting_input",
 	"timed_out",
 	"cancelled",
 	"gone",

@@ -25,6 +25,9 @@ type RunShellCommandInput struct {
 	// A pane at a shell prompt.
 	PaneID string `json:"paneId"`
 
+	// StopForInput corresponds to the JSON schema field "stopForInput".
+	StopForInput bool `json:"stopForInput,omitempty,omitzero"`
+
 	// TimeoutMs corresponds to the JSON schema field "timeoutMs".
 	TimeoutMs int `json:"timeoutMs,omitempty,omitzero"`
 }
@@ -98,6 +101,9 @@ func (j *RunShellCommandInput) UnmarshalJSON(value []byte) error {
 	}
 	if matched := runShellCommandInputPattern0().MatchString(string(plain.PaneID)); !matched {
 		return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
+	}
+	if v, ok := raw["stopForInput"]; !ok || v == nil {
+		plain.StopForInput = true
 	}
 	if v, ok := raw["timeoutMs"]; !ok || v == nil {
 		plain.TimeoutMs = 30000

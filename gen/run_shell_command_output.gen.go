@@ -27,6 +27,9 @@ type RunShellCommandOutput struct {
 	// EffectiveTimeoutMs corresponds to the JSON schema field "effectiveTimeoutMs".
 	EffectiveTimeoutMs int `json:"effectiveTimeoutMs"`
 
+	// With awaiting_input: why the program is judged to wait for input.
+	Evidence []string `json:"evidence,omitempty,omitzero"`
+
 	// ExitStatus corresponds to the JSON schema field "exitStatus".
 	ExitStatus RunShellCommandOutputExitStatus `json:"exitStatus"`
 
@@ -53,6 +56,9 @@ type RunShellCommandOutput struct {
 
 	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
+
+	// With awaiting_input: the question as the screen shows it.
+	Prompt *string `json:"prompt,omitempty,omitzero"`
 
 	// ReturnedBytes corresponds to the JSON schema field "returnedBytes".
 	ReturnedBytes int `json:"returnedBytes"`
@@ -83,6 +89,7 @@ type RunShellCommandOutputOmittedAtLine *int
 
 type RunShellCommandOutputOutcome string
 
+const RunShellCommandOutputOutcomeAwaitingInput RunShellCommandOutputOutcome = "awaiting_input"
 const RunShellCommandOutputOutcomeCancelled RunShellCommandOutputOutcome = "cancelled"
 const RunShellCommandOutputOutcomeCompleted RunShellCommandOutputOutcome = "completed"
 const RunShellCommandOutputOutcomeInterrupted RunShellCommandOutputOutcome = "interrupted"
@@ -94,6 +101,7 @@ var enumValues_RunShellCommandOutputOutcome = []interface{}{
 	"completed",
 	"interrupted",
 	"suspended",
+	"awaiting_input",
 	"timed_out",
 	"pane_died",
 	"cancelled",

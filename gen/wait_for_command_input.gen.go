@@ -19,11 +19,14 @@ type WaitForCommandInput struct {
 	// MaxLines corresponds to the JSON schema field "maxLines".
 	MaxLines *int `json:"maxLines,omitempty,omitzero"`
 
-	// With paneId: the next one.
+	// Next corresponds to the JSON schema field "next".
 	Next *bool `json:"next,omitempty,omitzero"`
 
-	// Or: the command running there now, else the last.
+	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID *string `json:"paneId,omitempty,omitzero"`
+
+	// StopForInput corresponds to the JSON schema field "stopForInput".
+	StopForInput bool `json:"stopForInput,omitempty,omitzero"`
 
 	// TimeoutMs corresponds to the JSON schema field "timeoutMs".
 	TimeoutMs int `json:"timeoutMs,omitempty,omitzero"`
@@ -93,6 +96,9 @@ func (j *WaitForCommandInput) UnmarshalJSON(value []byte) error {
 		if matched := waitForCommandInputPattern1().MatchString(string(*plain.PaneID)); !matched {
 			return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
 		}
+	}
+	if v, ok := raw["stopForInput"]; !ok || v == nil {
+		plain.StopForInput = true
 	}
 	if v, ok := raw["timeoutMs"]; !ok || v == nil {
 		plain.TimeoutMs = 30000

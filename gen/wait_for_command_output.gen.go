@@ -27,6 +27,9 @@ type WaitForCommandOutput struct {
 	// EffectiveTimeoutMs corresponds to the JSON schema field "effectiveTimeoutMs".
 	EffectiveTimeoutMs int `json:"effectiveTimeoutMs"`
 
+	// With awaiting_input: why the program is judged to wait for input.
+	Evidence []string `json:"evidence,omitempty,omitzero"`
+
 	// ExitStatus corresponds to the JSON schema field "exitStatus".
 	ExitStatus WaitForCommandOutputExitStatus `json:"exitStatus"`
 
@@ -53,6 +56,9 @@ type WaitForCommandOutput struct {
 
 	// PaneID corresponds to the JSON schema field "paneId".
 	PaneID string `json:"paneId"`
+
+	// With awaiting_input: the question as the screen shows it.
+	Prompt *string `json:"prompt,omitempty,omitzero"`
 
 	// ReturnedBytes corresponds to the JSON schema field "returnedBytes".
 	ReturnedBytes int `json:"returnedBytes"`
@@ -83,6 +89,7 @@ type WaitForCommandOutputOmittedAtLine *int
 
 type WaitForCommandOutputOutcome string
 
+const WaitForCommandOutputOutcomeAwaitingInput WaitForCommandOutputOutcome = "awaiting_input"
 const WaitForCommandOutputOutcomeCancelled WaitForCommandOutputOutcome = "cancelled"
 const WaitForCommandOutputOutcomeCompleted WaitForCommandOutputOutcome = "completed"
 const WaitForCommandOutputOutcomeInterrupted WaitForCommandOutputOutcome = "interrupted"
@@ -94,6 +101,7 @@ var enumValues_WaitForCommandOutputOutcome = []interface{}{
 	"completed",
 	"interrupted",
 	"suspended",
+	"awaiting_input",
 	"timed_out",
 	"pane_died",
 	"cancelled",

@@ -11,7 +11,8 @@
 // returns its generated output struct, or an error. Handlers know nothing
 // about MCP and never build tmux argv: they ask package tmuxctl for
 // operations, and run on the engines under internal/ (waiting, clip,
-// shellframe, commandbook, echo, match, features, wording).
+// framed with its shellframe, echo, match, features, wording), which
+// speak their own types: wire.go maps them onto gen's.
 //
 // Concurrency: a Handlers is safe for concurrent use; every call runs on
 // its caller's goroutine. The goroutines a call starts — a wait's

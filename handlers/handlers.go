@@ -7,8 +7,9 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/clip"
-	"github.com/tmux-mcp/tmux-mcp/handlers/internal/commandbook"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/echo"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/framed"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/inputwait"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/shellmarks"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/waiting"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
@@ -37,7 +38,7 @@ type Handlers struct {
 	hub      *live.Hub         // pane output streams
 	exits    *live.ExitTracker // panes held for their exit status
 	echo     *echo.Book        // what this server typed, for waits to discount
-	commands *commandbook.Book // run_shell_command's commands, for wait_for_command
+	commands *framed.Book      // run_shell_command's commands, for wait_for_command
 	limits   Limits
 	// readTools are the tools call_read_tools_batch may call.
 	readTools map[string]ReadTool
@@ -50,7 +51,8 @@ type Handlers struct {
 // New returns Handlers that talk to tmux through client and read pane
 // output through hub. Waits in flight end early when shutdown is done.
 func New(shutdown context.Context, client *tmuxctl.Client, hub *live.Hub, limits Limits) *Handlers {
-	return &Handlers{tmux: client, hub: hub, exits: hub.Exits(), echo: echo.NewBook(), commands: commandbook.New(hub.Dir(), hub.ExitGrace()), limits: limits, shutdown: shutdown,
+	echoes := echo.NewBook()
+	return &Handlers{tmux: client, hub: hub, exits: hub.Exits(), echo: echoes, commands: framed.New(client, hub, echoes, inputwait.New(client)), limits: limits, shutdown: shutdown,
 		marks: shellmarks.NewInstaller("")}
 }
 

@@ -58,7 +58,7 @@ func TestWaitEffective(t *testing.T) {
 
 // testHandlers returns handlers over a private tmux and a hub on it, with
 // the client's config completed by cfg (an observer, say), and the socket.
-func testHandlers(t *testing.T, limits Limits, cfg tmuxctl.Config) (*Handlers, *tmuxctl.Client, string) {
+func testHandlers(t testing.TB, limits Limits, cfg tmuxctl.Config) (*Handlers, *tmuxctl.Client, string) {
 	t.Helper()
 	sock := tmuxtest.Server(t)
 	cfg.Binary, cfg.SocketPath = tmuxtest.Binary(), sock

@@ -39,7 +39,7 @@ func (h *Handlers) GetServerInfo(ctx context.Context, _ gen.GetServerInfoInput) 
 		Sessions:    info.Sessions,
 		Windows:     info.Windows,
 		Panes:       info.Panes,
-		Features:    features.Of(v),
+		Features:    wireFeatures(features.Of(v)),
 		Client:      clientOnWire(h.tmux.Transport()),
 	}
 	if own := h.self(ctx); own.ok {

@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
-	"github.com/tmux-mcp/tmux-mcp/handlers/internal/commandbook"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/framed"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/waiting"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
@@ -27,7 +27,7 @@ func (h *Handlers) waitForPaneCommand(ctx context.Context, in gen.WaitForCommand
 		return gen.WaitForCommandOutput{}, wording.CommandOrPane()
 	}
 	pane := tmuxctl.PaneID(*in.PaneID)
-	next := in.Next != nil && *in.Next
+	wantNext := in.Next != nil && *in.Next
 	cut := h.cutRequest(keepPart(in.Keep, gen.WaitForCommandInputKeepHead, gen.WaitForCommandInputKeepBoth), in.MaxLines)
 	w := h.beginWait(ctx, float64(in.TimeoutMs), "waiting for the command in pane "+string(pane))
 	defer w.Done()
@@ -38,7 +38,8 @@ func (h *Handlers) waitForPaneCommand(ctx context.Context, in gen.WaitForCommand
 	case waiting.Watching:
 	case waiting.SlowToWatch, waiting.CancelledEarly:
 		return paneCommandResult(gen.RunShellCommandOutput{PaneID: string(pane), EffectiveTimeoutMs: w.EffectiveMs(),
-			Outcome: outcomeOf(w, err), StillRunning: true, State: gen.RunShellCommandOutputStateNotStarted})
+			Outcome: outcomeOf(w, err), StillRunning: true, State: gen.RunShellCommandOutputStateNotStarted,
+			EffectiveMaxLines: cut.MaxLines, MaxLinesClamped: cut.Clamped})
 	default:
 		return gen.WaitForCommandOutput{}, h.explain(ctx, err)
 	}
@@ -51,7 +52,7 @@ func (h *Handlers) waitForPaneCommand(ctx context.Context, in gen.WaitForCommand
 	st := s.Shell()
 	var seq int64 // the command to report
 	switch {
-	case next:
+	case wantNext:
 		seq = st.Seq + 1
 	case st.Running != nil:
 		seq = st.Running.Seq
@@ -62,7 +63,7 @@ func (h *Handlers) waitForPaneCommand(ctx context.Context, in gen.WaitForCommand
 	default:
 		seq = st.Seq + 1 // marked, but nothing ran yet: the first one
 	}
-	out := gen.RunShellCommandOutput{PaneID: string(pane), EffectiveTimeoutMs: w.EffectiveMs()}
+	r := framed.Result{Pane: pane}
 	var c live.ShellCommand
 	started := false
 	for {
@@ -70,63 +71,59 @@ func (h *Handlers) waitForPaneCommand(ctx context.Context, in gen.WaitForCommand
 		dead, failure := s.State()
 		c, started = s.ShellCommand(seq)
 		if started && c.Ended() {
-			out.Outcome = gen.RunShellCommandOutputOutcomeCompleted
+			r.Outcome = framed.Completed
 			if c.Status != frame.NoStatus {
 				status := c.Status
-				out.ExitStatus = &status
+				r.Status = &status
 			}
 			break
 		}
 		if dead {
 			watch.SyncDeath(ctx, s)
-			out.Outcome = gen.RunShellCommandOutputOutcomePaneDied
+			r.Outcome = framed.PaneDied
 			break
 		}
 		if failure != "" {
-			out.Outcome = gen.RunShellCommandOutputOutcomeCancelled
+			r.Outcome = framed.Cancelled
 			break
 		}
 		if !watch.Next(changed, waiting.Forever) {
-			out.Outcome = outcomeOf(w, w.Ctx.Err())
+			r.Outcome = framed.Cancelled
+			if w.End(w.Ctx.Err()) == waiting.TimedOut {
+				r.Outcome = framed.TimedOut
+			}
 			break
 		}
 	}
-	ended := out.Outcome == gen.RunShellCommandOutputOutcomeCompleted
 	switch {
-	case ended:
-		out.State = gen.RunShellCommandOutputStateEnded
+	case r.Outcome == framed.Completed:
+		r.State = framed.Ended
 	case started:
-		out.State = gen.RunShellCommandOutputStateRunning
-		out.StillRunning = out.Outcome != gen.RunShellCommandOutputOutcomePaneDied
+		r.State = framed.Running
 	default:
-		out.State = gen.RunShellCommandOutputStateNotStarted
-		out.StillRunning = out.Outcome != gen.RunShellCommandOutputOutcomePaneDied
+		r.State = framed.NotStarted
 	}
-	if !started {
-		cursor := s.Cursor(s.End())
-		out.Cursor = &cursor
-		return paneCommandResult(h.withOutput(s, out, s.End(), nil, 0, cut))
-	}
-	var span commandbook.Span
-	var text []byte
-	if chunk, err := s.Read(c.Start); err == nil {
-		text = chunk.Text
-		if c.Ended() && c.End-chunk.TextStart < int64(len(text)) {
-			text = text[:max(c.End-chunk.TextStart, 0)]
+	next := s.End()
+	r.TextStart = next
+	if started {
+		if chunk, err := s.Read(c.Start); err == nil {
+			text := chunk.Text
+			if c.Ended() && c.End-chunk.TextStart < int64(len(text)) {
+				text = text[:max(c.End-chunk.TextStart, 0)]
+			}
+			r.TextStart, r.Text, r.Missed = chunk.TextStart, text, int(chunk.Missed)
+			r.Complete = c.Ended() && chunk.Missed == 0
+			next = chunk.TextStart + int64(len(text))
+			if c.Ended() {
+				next = c.End
+			} else if chunk.MarkAfter {
+				next = chunk.End
+			}
 		}
-		span = commandbook.Span{From: chunk.TextStart, To: chunk.TextStart + int64(len(text)), OK: true}
-		out.MissedBytes = int(chunk.Missed)
-		out.OutputComplete = ended && chunk.Missed == 0
-		next := span.To
-		if c.Ended() {
-			next = c.End
-		} else if chunk.MarkAfter {
-			next = chunk.End
-		}
-		cursor := s.Cursor(next)
-		out.Cursor = &cursor
 	}
-	return paneCommandResult(h.withOutput(s, out, span.From, text, 0, cut))
+	cursor := s.Cursor(next)
+	r.Cursor = &cursor
+	return paneCommandResult(h.commandOutput(s, r, w.EffectiveMs(), cut))
 }
 
 // outcomeOf is the outcome of a wait that ended with err.

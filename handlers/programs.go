@@ -8,18 +8,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"sync"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/clip"
-	"github.com/tmux-mcp/tmux-mcp/handlers/internal/commandbook"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/framed"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/shellframe"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/waiting"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/wording"
 	"github.com/tmux-mcp/tmux-mcp/internal/proc"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
@@ -62,27 +60,46 @@ func (h *Handlers) shellStarting(p tmuxctl.Pane) bool {
 // RunShellCommand runs a command line in the shell of a pane and returns
 // its exit status and exactly what it printed. The command goes into a
 // private file that the shell sources, framed by invisible markers, so
-// commands of any size and content work and the typed line is short.
+// commands of any size and content work and the typed line is short
+// (package framed).
 func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandInput) (gen.RunShellCommandOutput, error) {
-	id := tmuxctl.PaneID(in.PaneID)
-	p, err := h.shellPane(ctx, id, in.Force)
+	req, err := h.shellRequest(ctx, tmuxctl.PaneID(in.PaneID), in.Command, in.Force)
 	if err != nil {
-		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
-	}
-	if err := h.refuseOwn(id, in.Force, "run a command in"); err != nil {
 		return gen.RunShellCommandOutput{}, err
+	}
+	c, err := h.commands.Type(ctx, req)
+	if err != nil {
+		return gen.RunShellCommandOutput{}, err
+	}
+	w := h.beginWait(ctx, float64(in.TimeoutMs), "running "+c.ID+" in pane "+string(c.Pane)) // the schema's default applies when omitted
+	defer w.Done()
+	r := h.commands.Follow(ctx, w, c, in.StopForInput)
+	cut := h.cutRequest(keepPart(in.Keep, gen.RunShellCommandInputKeepHead, gen.RunShellCommandInputKeepBoth), in.MaxLines)
+	return h.commandOutput(c.Stream, r, w.EffectiveMs(), cut), nil
+}
+
+// shellRequest checks that pane id can run a command in its shell (or,
+// forced, that it exists and is not this server's own), and says how to
+// frame it there.
+func (h *Handlers) shellRequest(ctx context.Context, id tmuxctl.PaneID, command string, force bool) (framed.Request, error) {
+	p, err := h.shellPane(ctx, id, force)
+	if err != nil {
+		return framed.Request{}, h.explain(ctx, err)
+	}
+	if err := h.refuseOwn(id, force, "run a command in"); err != nil {
+		return framed.Request{}, err
 	}
 	switch {
 	case p.Dead:
-		return gen.RunShellCommandOutput{}, wording.PaneDead(p)
-	case p.InMode && !in.Force:
-		return gen.RunShellCommandOutput{}, wording.InMode(id, "leave the mode and run the command")
+		return framed.Request{}, wording.PaneDead(p)
+	case p.InMode && !force:
+		return framed.Request{}, wording.InMode(id, "leave the mode and run the command")
 	}
-	if c := h.commands.Busy(id); c != nil && !in.Force {
-		return gen.RunShellCommandOutput{}, commandbook.ErrBusy(c)
+	if err := h.commands.Free(id, force); err != nil {
+		return framed.Request{}, err
 	}
-	kind, shell := shellframe.Of(p.Command), p.Command
-	if kind == shellframe.NotShell {
+	r := framed.Request{Pane: id, PID: p.PID, Shell: p.Command, Kind: shellframe.Of(p.Command), Command: command, Force: force, InMode: p.InMode}
+	if r.Kind == shellframe.NotShell {
 		// The pane's own process may be a shell that is busy, or still
 		// starting (its rc file runs a program): forced, the command is
 		// typed ahead, in that shell's syntax, and runs when it reads it.
@@ -95,47 +112,18 @@ func (h *Handlers) RunShellCommand(ctx context.Context, in gen.RunShellCommandIn
 		// truly in its rc file may be running a program that reads the
 		// terminal (a passphrase prompt, read), which would take the
 		// typed line as vim would.
-		if !in.Force {
+		if !force {
 			if shellframe.Of(own) != shellframe.NotShell {
-				return gen.RunShellCommandOutput{}, wording.ShellBusy(id, p.Command, own)
+				return framed.Request{}, wording.ShellBusy(id, p.Command, own)
 			}
-			return gen.RunShellCommandOutput{}, wording.NotAShell(id, p.Command)
+			return framed.Request{}, wording.NotAShell(id, p.Command)
 		}
-		kind = shellframe.POSIX
+		r.Kind = shellframe.POSIX
 		if k := shellframe.Of(own); k != shellframe.NotShell {
-			kind, shell = k, own
+			r.Kind, r.Shell = k, own
 		}
 	}
-	s, err := h.hub.Watch(ctx, id)
-	if err != nil {
-		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
-	}
-
-	f, err := shellframe.Write(h.commands.Dir(), tmuxctl.Nonce(12), in.Command, shellframe.Label(in.Command), kind)
-	if err != nil {
-		return gen.RunShellCommandOutput{}, wording.CommandFile(err)
-	}
-	// The command holds the stream until it is seen to end, so that
-	// wait_for_command finds it however long it runs.
-	c := &commandbook.Command{Pane: id, Shell: shell, Files: f, Stream: s, TypedAt: s.End(), Release: sync.OnceFunc(s.Hold())}
-	if old, ok := h.commands.Add(c, in.Force); !ok {
-		f.Remove()
-		c.Release()
-		return gen.RunShellCommandOutput{}, commandbook.ErrBusy(old)
-	}
-	h.echo.Typed(string(id), p.PID, f.Typed, true, true)
-	// C-u clears anything already on the command line, so the shell reads
-	// exactly the typed line.
-	// Once typing starts it finishes, even if the call is cancelled: a
-	// line half sent (or sent, with its answer lost) would leave a command
-	// running in a pane this server had given up.
-	err = h.tmux.TypeLine(context.WithoutCancel(ctx), id, f.Typed, p.InMode)
-	if err != nil {
-		h.commands.Forget(c)
-		return gen.RunShellCommandOutput{}, h.explain(ctx, err)
-	}
-	return h.followCommand(ctx, c, float64(in.TimeoutMs), // the schema's default applies when omitted
-		h.cutRequest(keepPart(in.Keep, gen.RunShellCommandInputKeepHead, gen.RunShellCommandInputKeepBoth), in.MaxLines)), nil
+	return r, nil
 }
 
 // WaitForCommand waits for a command run_shell_command typed, or returns
@@ -150,13 +138,13 @@ func (h *Handlers) WaitForCommand(ctx context.Context, in gen.WaitForCommandInpu
 	}
 	cut := h.cutRequest(keepPart(in.Keep, gen.WaitForCommandInputKeepHead, gen.WaitForCommandInputKeepBoth), in.MaxLines)
 	var out gen.RunShellCommandOutput
-	if r, span := h.commands.Stored(c); r != nil {
-		out = *r
-		out.EffectiveTimeoutMs = h.effectiveMs(float64(in.TimeoutMs)) // the timeout it would have enforced
-		textStart, text, missed := commandbook.ReadSpan(c.Stream, span)
-		out = h.withOutput(c.Stream, out, textStart, text, missed, cut)
+	if r, ended := h.commands.Stored(c); ended {
+		// The timeout it would have enforced.
+		out = h.commandOutput(c.Stream, r, h.effectiveMs(float64(in.TimeoutMs)), cut)
 	} else {
-		out = h.followCommand(ctx, c, float64(in.TimeoutMs), cut)
+		w := h.beginWait(ctx, float64(in.TimeoutMs), "running "+c.ID+" in pane "+string(c.Pane))
+		out = h.commandOutput(c.Stream, h.commands.Follow(ctx, w, c, in.StopForInput), w.EffectiveMs(), cut)
+		w.Done()
 	}
 	var w gen.WaitForCommandOutput
 	b, err := json.Marshal(out)
@@ -166,127 +154,36 @@ func (h *Handlers) WaitForCommand(ctx context.Context, in gen.WaitForCommandInpu
 	return w, err
 }
 
-// withOutput puts a command's output in its result, cut as the call asks:
-// text, at stream offset textStart, is what it printed, after missed bytes
-// more than out already counts were lost.
-func (h *Handlers) withOutput(s *live.Stream, out gen.RunShellCommandOutput, textStart int64, text []byte, missed int, c clip.Request) gen.RunShellCommandOutput {
-	kept := clip.CutLong(s, textStart, text, c, h.limits.MaxBytes)
-	out.Output = kept.Text
-	out.OutputComplete = out.OutputComplete && missed == 0 && kept.OmittedBytes == 0
-	// out counts only what the stream lost before the command's output
-	// was read; the cut is this call's own.
-	kept.Accounting = kept.Missing(int64(out.MissedBytes + missed))
-	return intoRunShellCommandCut(kept, out)
-}
-
-// followCommand waits up to timeoutMs for command c to end and reports
-// where it is and what it printed so far. An ended command's result is
-// stored for wait_for_command with where its output lies in the stream, so
-// that each call cuts that output its own way.
-func (h *Handlers) followCommand(ctx context.Context, c *commandbook.Command, timeoutMs float64, cut clip.Request) gen.RunShellCommandOutput {
-	s := c.Stream
-	w := h.beginWait(ctx, timeoutMs, "running "+c.ID+" in pane "+string(c.Pane))
-	defer w.Done()
+// commandOutput maps what a wait on a framed command found onto
+// run_shell_command's output (wait_for_command's is the same), with its
+// output cut as the call asks: the one place framed's results meet the
+// wire.
+func (h *Handlers) commandOutput(s *live.Stream, r framed.Result, effectiveMs int, c clip.Request) gen.RunShellCommandOutput {
 	out := gen.RunShellCommandOutput{
-		CommandID:          c.ID,
-		PaneID:             string(c.Pane),
-		Shell:              c.Shell,
-		EffectiveTimeoutMs: w.EffectiveMs(),
+		CommandID:          r.ID,
+		PaneID:             string(r.Pane),
+		Shell:              r.Shell,
+		EffectiveTimeoutMs: effectiveMs,
+		Outcome:            commandOutcome(r.Outcome),
+		State:              commandState(r.State),
+		StillRunning:       r.State != framed.Ended,
+		ExitStatus:         r.Status,
+		Cursor:             r.Cursor,
 	}
-	outcome, start, end, m := h.awaitCommand(w, c)
-	out.Outcome = outcome
-	ended := true
-	switch outcome {
-	case gen.RunShellCommandOutputOutcomeTimedOut, gen.RunShellCommandOutputOutcomeCancelled:
-		ended = false
-		out.StillRunning = true
-	case gen.RunShellCommandOutputOutcomePaneDied:
-		// Output tmux had already read may still be on its way.
-		w.Watch(h.hub, c.Pane).SyncDeath(ctx, s)
-		if mk, ok := s.FindMarker(c.Files.Nonce, frame.Start); ok {
-			start = mk.Offset
-		}
-	default:
-		status := m.Status
-		out.ExitStatus = &status
-		if sig := commandbook.SignalOf(m); sig != "" {
-			out.Signal = &sig
-		}
+	if r.Signal != "" {
+		sig := r.Signal
+		out.Signal = &sig
 	}
-	switch {
-	case ended:
-		out.State = gen.RunShellCommandOutputStateEnded
-	case start >= 0:
-		out.State = gen.RunShellCommandOutputStateRunning
-	default:
-		out.State = gen.RunShellCommandOutputStateNotStarted
+	if r.Outcome == framed.AwaitingInput {
+		out.Prompt, out.Evidence = &r.Asking.Prompt, r.Asking.Evidence
 	}
-	var span commandbook.Span
-	var text []byte
-	if start < 0 {
-		// The command has not started (yet): nothing to read; follow the
-		// pane from where the typing began.
-		cursor := s.Cursor(c.TypedAt)
-		out.Cursor = &cursor
-	} else if chunk, err := s.Read(start); err == nil {
-		text = chunk.Text
-		if end >= 0 && end-chunk.TextStart < int64(len(text)) {
-			text = text[:max(end-chunk.TextStart, 0)]
-		}
-		span = commandbook.Span{From: chunk.TextStart, To: chunk.TextStart + int64(len(text)), OK: true}
-		out.MissedBytes = int(chunk.Missed)
-		out.OutputComplete = ended && outcome != gen.RunShellCommandOutputOutcomePaneDied && chunk.Missed == 0
-		next := chunk.TextStart + int64(len(text))
-		if end >= 0 {
-			next = end
-		} else if chunk.MarkAfter {
-			next = chunk.End
-		}
-		cursor := s.Cursor(next)
-		out.Cursor = &cursor
-	}
-	if ended {
-		h.commands.End(c, out, span, m)
-	}
-	return h.withOutput(s, out, span.From, text, 0, cut)
-}
-
-// awaitCommand waits for a command's end. It returns the outcome, the
-// stream offsets of the start and end markers (-1 when not seen), and the
-// marker that ended it.
-func (h *Handlers) awaitCommand(w *waiting.Wait, c *commandbook.Command) (outcome gen.RunShellCommandOutputOutcome, start, end int64, m frame.Marker) {
-	s := c.Stream
-	watch := w.Watch(h.hub, s.Pane())
-	start, end = -1, -1
-	for {
-		changed := s.Changed()
-		// The state before the markers: a stream is dead or failed only
-		// after its last output, so an end printed before either is seen.
-		// And one look at the markers: the start and end often arrive
-		// together, and an end seen without its start would lose the
-		// command's output.
-		dead, failure := s.State()
-		f := commandbook.FrameOf(c)
-		if f.Start >= 0 {
-			start = f.Start
-		}
-		if f.Ended {
-			return commandbook.OutcomeOf(f.End), start, f.End.Offset, f.End
-		}
-		if dead {
-			return gen.RunShellCommandOutputOutcomePaneDied, start, -1, frame.Marker{}
-		} else if failure != "" {
-			// The stream ended (connection lost, shutdown), not the shell:
-			// the command may well still run.
-			return gen.RunShellCommandOutputOutcomeCancelled, start, -1, frame.Marker{}
-		}
-		if !watch.Next(changed, waiting.Forever) {
-			if w.End(w.Ctx.Err()) == waiting.TimedOut {
-				return gen.RunShellCommandOutputOutcomeTimedOut, start, -1, frame.Marker{}
-			}
-			return gen.RunShellCommandOutputOutcomeCancelled, start, -1, frame.Marker{}
-		}
-	}
+	kept := clip.CutLong(s, r.TextStart, r.Text, c, h.limits.MaxBytes)
+	out.Output = kept.Text
+	out.OutputComplete = r.Complete && kept.OmittedBytes == 0
+	// r counts what the stream lost of the command's output; the cut is
+	// this call's own.
+	kept.Accounting = kept.Missing(int64(r.Missed))
+	return intoRunShellCommandCut(kept, out)
 }
 
 // WaitForExit waits for the program in a pane to end and reports its exit
@@ -453,110 +350,135 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 	defer func() { st.release() }()
 	w := h.beginWait(ctx, float64(in.TimeoutMs), "running "+in.Argv[0]) // the schema's default applies when omitted
 	defer w.Done()
+	end, err := h.awaitProgram(ctx, w, &st, nonce, in.KeepPane, in.StopForInput)
+	if err != nil {
+		return gen.RunProgramOutput{}, wording.MayStillRun(err, in.Argv[0], st.created.Pane)
+	}
+	if end.asking == nil && (end.ending == waiting.Happened || end.ending == waiting.Gone) {
+		defer gate.Abandon() // nothing will listen for the ack any more
+	}
+	closed := h.settleProgram(ctx, st, end, in.KeepPane)
 	out := gen.RunProgramOutput{
 		PaneID:             string(st.created.Pane),
 		EffectiveTimeoutMs: w.EffectiveMs(),
+		Outcome:            programOutcome(end),
 		ExitStatus:         nil,
 		Signal:             nil,
+		PaneClosed:         closed,
 	}
-	marked := false
-	var e live.Exit
-	if !in.KeepPane {
-		e, marked = h.awaitExitMarker(w, st.stream, nonce)
-	}
-	var ending waiting.Ending
 	switch {
-	case marked:
-		ending = w.End(nil)
-	case !in.KeepPane && w.Ctx.Err() != nil:
-		ending = w.End(w.Ctx.Err())
-	default:
-		// Kept, or ended without its marker (killed, or the stream failed):
-		// the exit tracker reads how it ended from tmux.
-		if !in.KeepPane {
-			if st.release, err = h.exits.HoldStarted(ctx, st.created.Pane, st.created.PID, false); err != nil {
-				st.release = func() {}
-				var nf *tmuxctl.NotFoundError
-				if !errors.As(err, &nf) {
-					return gen.RunProgramOutput{}, wording.MayStillRun(h.explain(ctx, err), in.Argv[0], st.created.Pane)
-				}
-				err = live.ErrPaneGone
+	case end.asking != nil:
+		out.Prompt, out.Evidence = &end.asking.Prompt, end.asking.Evidence
+	case end.ending == waiting.Happened:
+		out.ExitStatus, out.Signal = end.exit.Status, end.exit.Signal
+	}
+	keep := h.cutRequest(keepPart(in.Keep, gen.RunProgramInputKeepHead, gen.RunProgramInputKeepBoth), in.MaxLines)
+	return h.programOutput(st.stream, out, keep), nil
+}
+
+// A programEnd is how a wait on a program run_program started ended.
+type programEnd struct {
+	ending waiting.Ending
+	exit   live.Exit      // how it exited, when it did
+	marked bool           // its exit marker was read: its shell waits for the ack
+	asking *framed.Asking // it waits for input and runs on; ending is not set
+}
+
+// awaitProgram waits within w for program st to exit, or (untilInput)
+// to wait for input: for its exit marker, unless its pane is kept; kept,
+// or ended without its marker (killed, or the stream failed), the exit
+// tracker reads how it ended from tmux, and st.release then ends that
+// hold. An error (worded) means the wait could not tell; the program may
+// still run.
+func (h *Handlers) awaitProgram(ctx context.Context, w *waiting.Wait, st *started, nonce string, keep, untilInput bool) (programEnd, error) {
+	var end programEnd
+	if keep && untilInput {
+		// A kept pane's shell prints the marker too; the exit tracker
+		// still reads how it ended.
+		if _, _, end.asking = h.commands.AwaitExit(w, st.stream, nonce, true); end.asking != nil {
+			return end, nil
+		}
+	}
+	if !keep {
+		end.exit, end.marked, end.asking = h.commands.AwaitExit(w, st.stream, nonce, untilInput)
+		switch {
+		case end.asking != nil:
+			return end, nil
+		case end.marked:
+			end.ending = w.End(nil)
+			return end, nil
+		case w.Ctx.Err() != nil:
+			end.ending = w.End(w.Ctx.Err())
+			return end, nil
+		}
+	}
+	var err error
+	if !keep {
+		if st.release, err = h.exits.HoldStarted(ctx, st.created.Pane, st.created.PID, false); err != nil {
+			st.release = func() {}
+			var nf *tmuxctl.NotFoundError
+			if !errors.As(err, &nf) {
+				return end, h.explain(ctx, err)
 			}
+			err = live.ErrPaneGone
 		}
-		if err == nil {
-			e, err = h.exits.Wait(w.Ctx, st.created.Pane)
-		}
-		ending = w.End(err)
 	}
-	switch ending {
-	case waiting.Happened:
-		out.Outcome = gen.RunProgramOutputOutcomeCompleted
-		out.ExitStatus = e.Status
-		out.Signal = e.Signal
-	case waiting.Gone:
-		out.Outcome = gen.RunProgramOutputOutcomeGone
-	case waiting.Cancelled:
-		out.Outcome = gen.RunProgramOutputOutcomeCancelled
-	case waiting.TimedOut:
-		out.Outcome = gen.RunProgramOutputOutcomeTimedOut // the program runs on in paneId
-	default:
-		return gen.RunProgramOutput{}, wording.MayStillRun(h.explain(ctx, err), in.Argv[0], st.created.Pane)
+	if err == nil {
+		end.exit, err = h.exits.Wait(w.Ctx, st.created.Pane)
 	}
-	if ending == waiting.Happened || ending == waiting.Gone {
-		defer gate.Abandon() // nothing will listen for the ack any more
+	end.ending = w.End(err)
+	switch end.ending {
+	case waiting.Happened, waiting.Gone, waiting.Cancelled, waiting.TimedOut:
+		return end, nil
 	}
-	if (ending == waiting.Cancelled || ending == waiting.TimedOut) && !in.KeepPane && !marked {
+	return end, h.explain(ctx, err)
+}
+
+// settleProgram leaves program st's pane as its end asks: one that runs on
+// is held for its exit, so that a later wait still gets its status; one
+// that completed is closed unless kept (it reports whether it was), after
+// its output is all in the stream.
+func (h *Handlers) settleProgram(ctx context.Context, st started, end programEnd, keep bool) (closed bool) {
+	runsOn := end.asking != nil || end.ending == waiting.Cancelled || end.ending == waiting.TimedOut
+	if runsOn && !keep && !end.marked {
 		// The program runs on: from now on the exit tracker holds its
-		// pane, so that a later wait still gets its status.
+		// pane.
 		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		if release, err := h.exits.HoldStarted(hctx, st.created.Pane, st.created.PID, false); err == nil {
 			release() // a started program stays held until it exits
 		}
 		cancel()
 	}
-	if out.Outcome == gen.RunProgramOutputOutcomeCompleted && !in.KeepPane {
+	if runsOn || end.ending != waiting.Happened {
+		return false
+	}
+	if !keep {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		err := h.tmux.KillPane(cctx, st.created.Pane)
 		var nf *tmuxctl.NotFoundError
-		out.PaneClosed = err == nil || marked && errors.As(err, &nf) // a marked shell may have ended already
-		if marked {
-			h.exits.Remember(st.created.Pane, e, st.created.ServerPID, st.created.PID)
+		closed = err == nil || end.marked && errors.As(err, &nf) // a marked shell may have ended already
+		if end.marked {
+			h.exits.Remember(st.created.Pane, end.exit, st.created.ServerPID, st.created.PID)
 		}
 	}
-	if out.Outcome == gen.RunProgramOutputOutcomeCompleted && !marked {
+	if !end.marked {
 		waiting.SyncDeath(ctx, h.hub, st.stream)
 	}
-	if chunk, err := st.stream.Read(0); err == nil {
-		kept := clip.CutLong(st.stream, chunk.TextStart, chunk.Text,
-			h.cutRequest(keepPart(in.Keep, gen.RunProgramInputKeepHead, gen.RunProgramInputKeepBoth), in.MaxLines), h.limits.MaxBytes)
+	return closed
+}
+
+// programOutput puts everything program stream s holds in out, cut as
+// the call asks.
+func (h *Handlers) programOutput(s *live.Stream, out gen.RunProgramOutput, c clip.Request) gen.RunProgramOutput {
+	if chunk, err := s.Read(0); err == nil {
+		kept := clip.CutLong(s, chunk.TextStart, chunk.Text, c, h.limits.MaxBytes)
 		out.Output = kept.Text
 		kept.Accounting = kept.Missing(chunk.Missed)
 		out = intoRunProgramCut(kept, out)
-		cursor := st.stream.Cursor(chunk.End)
+		cursor := s.Cursor(chunk.End)
 		out.Cursor = &cursor
 	}
-	r := h.cutRequest(clip.Last, in.MaxLines)
-	out.EffectiveMaxLines, out.MaxLinesClamped = r.MaxLines, r.Clamped
-	return out, nil
-}
-
-// awaitExitMarker waits for the exit marker of a program started behind an
-// acking gate with nonce. It reports false when the wait ended, or the
-// stream died or failed, without one.
-func (h *Handlers) awaitExitMarker(w *waiting.Wait, s *live.Stream, nonce string) (live.Exit, bool) {
-	watch := w.Watch(h.hub, s.Pane())
-	for {
-		changed := s.Changed()
-		if mk, ok := s.FindMarker(nonce, frame.Exit); ok {
-			status, signal := tmuxctl.GatedExit(mk.Status)
-			return live.Exit{Status: status, Signal: signal}, true
-		}
-		if dead, failure := s.State(); dead || failure != "" {
-			return live.Exit{}, false
-		}
-		if !watch.Next(changed, waiting.Forever) {
-			return live.Exit{}, false
-		}
-	}
+	out.EffectiveMaxLines, out.MaxLinesClamped = c.MaxLines, c.Clamped
+	return out
 }

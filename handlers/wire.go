@@ -1,8 +1,13 @@
 package handlers
 
 import (
+	"strconv"
+
 	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/clip"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/features"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/framed"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/waiting"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
@@ -159,4 +164,78 @@ func clientOnWire(transport string) gen.GetServerInfoOutputClient {
 		return gen.GetServerInfoOutputClientExec
 	}
 	return gen.GetServerInfoOutputClientNative
+}
+
+// commandOutcome names how a wait on a framed command ended.
+func commandOutcome(o framed.Outcome) gen.RunShellCommandOutputOutcome {
+	switch o {
+	case framed.Completed:
+		return gen.RunShellCommandOutputOutcomeCompleted
+	case framed.Interrupted:
+		return gen.RunShellCommandOutputOutcomeInterrupted
+	case framed.Suspended:
+		return gen.RunShellCommandOutputOutcomeSuspended
+	case framed.TimedOut:
+		return gen.RunShellCommandOutputOutcomeTimedOut
+	case framed.PaneDied:
+		return gen.RunShellCommandOutputOutcomePaneDied
+	case framed.AwaitingInput:
+		return gen.RunShellCommandOutputOutcomeAwaitingInput
+	}
+	return gen.RunShellCommandOutputOutcomeCancelled
+}
+
+// commandState names where a framed command is.
+func commandState(s framed.State) gen.RunShellCommandOutputState {
+	switch s {
+	case framed.Ended:
+		return gen.RunShellCommandOutputStateEnded
+	case framed.Running:
+		return gen.RunShellCommandOutputStateRunning
+	}
+	return gen.RunShellCommandOutputStateNotStarted
+}
+
+// programOutcome names how a wait on a program run_program started ended.
+func programOutcome(end programEnd) gen.RunProgramOutputOutcome {
+	if end.asking != nil {
+		return gen.RunProgramOutputOutcomeAwaitingInput // the program runs on in paneId
+	}
+	switch end.ending {
+	case waiting.Happened:
+		return gen.RunProgramOutputOutcomeCompleted
+	case waiting.Gone:
+		return gen.RunProgramOutputOutcomeGone
+	case waiting.TimedOut:
+		return gen.RunProgramOutputOutcomeTimedOut // the program runs on in paneId
+	}
+	return gen.RunProgramOutputOutcomeCancelled
+}
+
+// wireFeatures names tmux's version features as get_server_info reports
+// them.
+func wireFeatures(fs []features.Feature) []gen.GetServerInfoOutputFeaturesElem {
+	out := make([]gen.GetServerInfoOutputFeaturesElem, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, wireFeature(f))
+	}
+	return out
+}
+
+func wireFeature(f features.Feature) gen.GetServerInfoOutputFeaturesElem {
+	switch f {
+	case features.PaneDeadSignal:
+		return gen.GetServerInfoOutputFeaturesElemPaneDeadSignal
+	case features.RemainOnExitFormat:
+		return gen.GetServerInfoOutputFeaturesElemRemainOnExitFormat
+	case features.DetachedSessionSize:
+		return gen.GetServerInfoOutputFeaturesElemDetachedSessionSize
+	case features.PipePaneOnDeadPane:
+		return gen.GetServerInfoOutputFeaturesElemPipePaneOnDeadPane
+	case features.InvalidUTF8ShownAsReplacement:
+		return gen.GetServerInfoOutputFeaturesElemInvalidUtf8ShownAsReplacement
+	case features.SessionNamesKeepPunctuation:
+		return gen.GetServerInfoOutputFeaturesElemSessionNamesKeepPunctuation
+	}
+	panic("handlers: tmux feature " + strconv.Itoa(int(f)) + " has no wire name")
 }

@@ -13,9 +13,8 @@
 #      on every version also tmuxctl's native-client tests (its equivalence
 #      with the tmux binary among them), and on one version ($exec_version)
 #      the goldens once more with the tmux binary forced
-#      (TMUX_MCP_TMUX_CLIENT=exec) and every tools/call through go-sdk's
-#      request path instead of the transport's shortcut
-#      (TMUX_MCP_SDK_CALLS=1).
+#      (TMUX_MCP_TMUX_CLIENT=exec) and every tool on go-sdk's own typed
+#      path instead of tools/callpath (TMUX_MCP_SDK_CALLS=1).
 #
 # Step 1 and 2 stop at the first failure; a failing test or tmux version
 # does not stop the others. It prints how long each part took, one line per

@@ -13,9 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/server"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 	"github.com/tmux-mcp/tmux-mcp/tools"
 )
@@ -253,8 +251,10 @@ func TestErrorsWithoutAServer(t *testing.T) {
 func connect(t *testing.T, sock string) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
-	srv, err := server.New(server.Options{Version: "test", Tmux: client, Limits: handlers.DefaultLimits, Tier: tools.Destructive, Tools: tools.All})
+	cfg := server.Defaults()
+	cfg.Version, cfg.TmuxBinary, cfg.SocketPath = "test", tmuxtest.Binary(), sock
+	cfg.Safety, cfg.Toolsets = "destructive", "all"
+	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tmux-mcp/tmux-mcp/handlers"
+	"github.com/tmux-mcp/tmux-mcp/server/audit"
 	"github.com/tmux-mcp/tmux-mcp/server/prompts"
 	"github.com/tmux-mcp/tmux-mcp/server/resources"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
@@ -19,28 +20,16 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
-// Options are what [New] wires together.
-type Options struct {
-	Version string // reported in the initialize reply
-	Tmux    *tmuxctl.Client
-	Limits  handlers.Limits
-	// Live configures streams and exit holds; New sets ReadOnly from Tier.
-	Live live.Options
-	Tier tools.Class
-	// Tools is what the server offers before Tier filters it; the zero
-	// value is the default toolset.
-	Tools tools.Selection
-}
-
 // A Server is one tmux-mcp server: its MCP server (to run over any
 // transport, or connect to several) and what it owns in tmux.
 type Server struct {
 	MCP *mcp.Server
-	// Shortcut serves plain tools/calls of MCP's tools, with its
-	// middleware, for a transport that answers them itself.
-	Shortcut *tools.Shortcut
+	// Tmux is the client every part of the server talks to tmux with.
+	Tmux *tmuxctl.Client
 
-	hub *live.Hub
+	cfg   Config
+	audit *audit.Log // nil without an audit file
+	hub   *live.Hub
 	// toolsAdded is closed once every offered tool is registered.
 	toolsAdded chan struct{}
 	resources  *resources.Resources // its subscriptions end before the hub closes
@@ -69,28 +58,47 @@ const callsBound = 5 * time.Second
 // New builds the server and returns at once, ready to answer initialize:
 // the two slow parts of a start run meanwhile, and every other request is
 // held until both are done (see [Server.held]). They are the tools'
-// registration (go-sdk parses each tool's schemas; tools/call.go resolves
+// registration (go-sdk parses each tool's schemas; tools/callpath resolves
 // them on first use) and the
 // hub's sweep of what dead instances left in tmux. The hub holds nothing
 // in tmux until a tool watches a pane; Close puts back whatever it did set.
-func New(o Options) (*Server, error) {
-	liveOpts := o.Live
-	liveOpts.ReadOnly = o.Tier == tools.ReadOnly
-	hub, err := live.New(o.Tmux, liveOpts)
+//
+// The audit log, when cfg names one, is added outermost, so that it sees
+// every call (refused ones too); the file stays open until the process
+// ends.
+func New(cfg Config) (*Server, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	tier, _ := cfg.tier()
+	sel, _ := cfg.selection()
+	var log *audit.Log
+	if cfg.AuditFile != "" {
+		var err error
+		if log, _, err = audit.Open(cfg.AuditFile); err != nil {
+			return nil, err
+		}
+	}
+	client := tmuxctl.New(cfg.TmuxConfig())
+	hub, err := live.New(client, cfg.liveOptions(tier))
 	if err != nil {
 		return nil, err
 	}
 	shutdown, endWaits := context.WithCancel(context.Background())
 	calls, cancelCalls := context.WithCancel(context.Background())
-	h := handlers.New(shutdown, o.Tmux, hub, o.Limits)
-	res, pr := resources.New(o.Tmux, hub), prompts.New(o.Tmux)
-	mcpServer, shortcut, addTools := tools.NewServerLater(o.Version, h, o.Tier, o.Tools, res.Configure, pr.Configure)
-	s := &Server{MCP: mcpServer, Shortcut: shortcut, hub: hub, toolsAdded: make(chan struct{}),
+	h := handlers.New(shutdown, client, hub, cfg.limits())
+	res, pr := resources.New(client, hub), prompts.New(client)
+	mcpServer, addTools := tools.NewServerLater(cfg.Version, h, tier, sel, cfg.SDKCalls, res.Configure, pr.Configure)
+	s := &Server{MCP: mcpServer, Tmux: client, cfg: cfg, hub: hub, toolsAdded: make(chan struct{}),
 		resources: res, endWaits: endWaits, calls: calls, cancelCalls: cancelCalls}
 	res.Register(s.MCP)
 	pr.Register(s.MCP)
 	s.AddReceivingMiddleware(s.held)
 	s.AddReceivingMiddleware(s.cancellable)
+	if log != nil {
+		s.audit = log
+		s.AddReceivingMiddleware(s.audit.Middleware)
+	}
 	go func() {
 		defer close(s.toolsAdded)
 		// Adding the tools makes garbage at once (go-sdk parses every
@@ -106,11 +114,10 @@ func New(o Options) (*Server, error) {
 	return s, nil
 }
 
-// AddReceivingMiddleware adds middleware around every request, the
-// shortcut's tools/calls too (see [tools.Shortcut]); later additions run
-// first.
+// AddReceivingMiddleware adds middleware around every request; later
+// additions run first.
 func (s *Server) AddReceivingMiddleware(mw ...mcp.Middleware) {
-	s.Shortcut.AddReceivingMiddleware(s.MCP, mw...)
+	s.MCP.AddReceivingMiddleware(mw...)
 }
 
 // held holds every request but the handshake (initialize, ping, discover)

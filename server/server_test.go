@@ -7,11 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/server"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
-	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // answerBound is how long a test lets a call take to answer once nothing
@@ -23,8 +20,9 @@ const answerBound = 10 * time.Second
 // CancelCalls then cancels those too; Close returns.
 func TestStopInTwoSteps(t *testing.T) {
 	sock := tmuxtest.Server(t)
-	client := tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock})
-	srv, err := server.New(server.Options{Version: "test", Tmux: client, Limits: handlers.DefaultLimits, Tier: tools.Mutating})
+	cfg := server.Defaults()
+	cfg.Version, cfg.TmuxBinary, cfg.SocketPath = "test", tmuxtest.Binary(), sock
+	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,107 +12,18 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/schemas"
 )
 
-// An argsType is the generated input type of one tool, seen through its
-// two uses: decoding arguments, and registering a tool that takes them.
-type argsType struct {
-	name   string // the Go type's name: gen.<CamelCaseToolName>Input
-	decode func([]byte) error
-	add    func(s *mcp.Server, t *mcp.Tool, called *bool)
-}
-
-func argsOf[T any]() argsType {
-	return argsType{
-		name: reflect.TypeFor[T]().Name(),
-		decode: func(b []byte) error {
-			var v T
-			return json.Unmarshal(b, &v)
-		},
-		add: func(s *mcp.Server, t *mcp.Tool, called *bool) {
-			mcp.AddTool(s, t, func(context.Context, *mcp.CallToolRequest, T) (*mcp.CallToolResult, any, error) {
-				*called = true
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "called"}}}, nil, nil
-			})
-		},
-	}
-}
-
-// toolArgs is the In type of every catalogue tool (the catalogue's bind
-// hides it). FuzzToolArguments fails if a tool is missing here.
-var toolArgs = map[string]argsType{
-	"list_sessions":         argsOf[gen.ListSessionsInput](),
-	"list_windows":          argsOf[gen.ListWindowsInput](),
-	"list_panes":            argsOf[gen.ListPanesInput](),
-	"get_server_info":       argsOf[gen.GetServerInfoInput](),
-	"get_session_info":      argsOf[gen.GetSessionInfoInput](),
-	"get_window_info":       argsOf[gen.GetWindowInfoInput](),
-	"get_pane_info":         argsOf[gen.GetPaneInfoInput](),
-	"snapshot_pane":         argsOf[gen.SnapshotPaneInput](),
-	"find_pane_by_position": argsOf[gen.FindPaneByPositionInput](),
-	"search_panes":          argsOf[gen.SearchPanesInput](),
-	"call_read_tools_batch": argsOf[gen.CallReadToolsBatchInput](),
-	"create_session":        argsOf[gen.CreateSessionInput](),
-	"create_window":         argsOf[gen.CreateWindowInput](),
-	"split_window":          argsOf[gen.SplitWindowInput](),
-	"kill_pane":             argsOf[gen.KillPaneInput](),
-	"kill_window":           argsOf[gen.KillWindowInput](),
-	"kill_session":          argsOf[gen.KillSessionInput](),
-	"send_keys":             argsOf[gen.SendKeysInput](),
-	"capture_pane":          argsOf[gen.CapturePaneInput](),
-	"capture_since":         argsOf[gen.CaptureSinceInput](),
-	"wait_for_text":         argsOf[gen.WaitForTextInput](),
-	"run_shell_command":     argsOf[gen.RunShellCommandInput](),
-	"start_program":         argsOf[gen.StartProgramInput](),
-	"run_program":           argsOf[gen.RunProgramInput](),
-	"wait_for_exit":         argsOf[gen.WaitForExitInput](),
-	"wait_for_channel":      argsOf[gen.WaitForChannelInput](),
-	"signal_channel":        argsOf[gen.SignalChannelInput](),
-	"select_window":         argsOf[gen.SelectWindowInput](),
-	"select_pane":           argsOf[gen.SelectPaneInput](),
-	"select_layout":         argsOf[gen.SelectLayoutInput](),
-	"resize_pane":           argsOf[gen.ResizePaneInput](),
-	"resize_window":         argsOf[gen.ResizeWindowInput](),
-	"swap_pane":             argsOf[gen.SwapPaneInput](),
-	"move_window":           argsOf[gen.MoveWindowInput](),
-	"join_pane":             argsOf[gen.JoinPaneInput](),
-	"break_pane":            argsOf[gen.BreakPaneInput](),
-	"rename_session":        argsOf[gen.RenameSessionInput](),
-	"rename_window":         argsOf[gen.RenameWindowInput](),
-	"set_pane_title":        argsOf[gen.SetPaneTitleInput](),
-	"respawn_pane":          argsOf[gen.RespawnPaneInput](),
-	"clear_pane":            argsOf[gen.ClearPaneInput](),
-	"wait_for_quiet":        argsOf[gen.WaitForQuietInput](),
-	"show_option":           argsOf[gen.ShowOptionInput](),
-	"set_option":            argsOf[gen.SetOptionInput](),
-	"show_environment":      argsOf[gen.ShowEnvironmentInput](),
-	"set_environment":       argsOf[gen.SetEnvironmentInput](),
-	"show_hooks":            argsOf[gen.ShowHooksInput](),
-	"list_buffers":          argsOf[gen.ListBuffersInput](),
-	"show_buffer":           argsOf[gen.ShowBufferInput](),
-	"load_buffer":           argsOf[gen.LoadBufferInput](),
-	"paste_buffer":          argsOf[gen.PasteBufferInput](),
-	"delete_buffer":         argsOf[gen.DeleteBufferInput](),
-	"paste_text":            argsOf[gen.PasteTextInput](),
-	"wait_for_command":      argsOf[gen.WaitForCommandInput](),
-}
-
-// validArgs are argument objects the tools accept, from the goldens in
-// testdata/script; the last of each is the fullest.
-var validArgs = map[string][]string{
-	"list_sessions":         {`{}`},
-	"list_windows":          {`{}`, `{"sessionId":"$0"}`},
-	"list_panes":            {`{}`, `{"windowId":"@0"}`, `{"sessionId":"$0","windowId":"@0"}`},
-	"get_server_info":       {`{}`},
-	"get_session_info":      {`{"sessionId":"$0"}`},
-	"get_window_info":       {`{"windowId":"@0"}`},
-	"get_pane_info":         {`{"paneId":"%0"}`},
-	"snapshot_pane":         {`{"paneId":"%0"}`, `{"paneId":"%0","maxLines":3,"escapes":true}`},
-	"search_panes":          {`{"pattern":"x"}`, `{"pattern":"(?m)^a+$","regex":true,"ignoreCase":true,"paneIds":["%0"],"scrollback":true,"maxPanes":3,"maxLines":100,"maxHits":2,"timeoutMs":1000}`},
-	"call_read_tools_batch": {`{"calls":[{"tool":"get_server_info"},{"tool":"get_pane_info","arguments":{"paneId":"%0"}}]}`},
-	"find_pane_by_position": {`{"paneId":"%0","side":"right"}`, `{"windowId":"@0","x":0,"y":0}`},
+// moreArgs are further argument objects the tools accept, from the
+// goldens in testdata/script, seeded beside each catalogue entry's
+// Example; a tool needs none.
+var moreArgs = map[string][]string{
+	"list_windows":          {`{}`},
+	"list_panes":            {`{}`, `{"sessionId":"$0","windowId":"@0"}`},
+	"snapshot_pane":         {`{"paneId":"%0","maxLines":3,"escapes":true}`},
+	"search_panes":          {`{"pattern":"(?m)^a+$","regex":true,"ignoreCase":true,"paneIds":["%0"],"scrollback":true,"maxPanes":3,"maxLines":100,"maxHits":2,"timeoutMs":1000}`},
+	"find_pane_by_position": {`{"windowId":"@0","x":0,"y":0}`},
 	"create_session":        {`{}`, `{"name":"single","argv":["./odd name;\"q\" #{x}"]}`, `{"name":"s","argv":["cat"],"cwd":"/","env":{"MODE":"a;b $x #{y}"},"width":80,"height":24,"windowName":"w"}`},
 	"create_window": {`{"sessionId":"$0","name":"picked","select":true,"argv":["cat"]}`,
 		`{"sessionId":"$0","name":"logs #{window_id} ##","cwd":"/","env":{"MODE":"a;b $x #{y}"},"argv":["sh","-c","printf '[%s]\\n' \"$@\"","sh","one two",";","#{pane_id}","it's"]}`},
@@ -123,41 +34,43 @@ var validArgs = map[string][]string{
 	"kill_session":      {`{"sessionId":"$1","force":true}`},
 	"send_keys":         {`{"paneId":"%0","keys":";"}`, `{"paneId":"%0","keys":"C-c","enter":false,"literal":true,"force":true}`},
 	"capture_pane":      {`{"paneId":"%0"}`, `{"paneId":"%0","start":-100,"end":-1,"maxLines":5,"joinWrapped":true,"escapes":true}`},
-	"capture_since":     {`{"paneId":"%0"}`, `{"paneId":"%0","cursor":"ltxc1.0123456789abcdef0123456789abcdef.42","waitMs":1000,"maxLines":10}`},
-	"wait_for_text":     {`{"paneId":"%0","patterns":["ready"],"timeoutMs":300}`, `{"paneId":"%0","patterns":["(a)+b$"],"regex":true,"cursor":"ltxc1.0123456789abcdef0123456789abcdef.0","maxLines":3,"timeoutMs":1}`},
-	"run_shell_command": {`{"paneId":"%0","command":"echo hi"}`, `{"paneId":"%0","command":"printf '%s\\n' \"$x\"; cd /tmp\nexit 3","timeoutMs":5000,"maxLines":2,"force":true}`},
-	"start_program":     {`{"argv":["cat"],"splitPaneId":"%0"}`, `{"argv":["sh","-c","exit 7"],"waitMs":10000,"sessionName":"work","windowName":"w","keepPane":true,"cwd":"/","env":{"A":"b"},"width":100,"height":30}`},
+	"capture_since":     {`{"paneId":"%0","cursor":"ltxc1.0123456789abcdef0123456789abcdef.42","waitMs":1000,"maxLines":10}`},
+	"wait_for_text":     {`{"paneId":"%0","patterns":["(a)+b$"],"regex":true,"cursor":"ltxc1.0123456789abcdef0123456789abcdef.0","maxLines":3,"timeoutMs":1}`},
+	"run_shell_command": {`{"paneId":"%0","command":"printf '%s\\n' \"$x\"; cd /tmp\nexit 3","timeoutMs":5000,"maxLines":2,"force":true}`},
+	"start_program":     {`{"argv":["sh","-c","exit 7"],"waitMs":10000,"sessionName":"work","windowName":"w","keepPane":true,"cwd":"/","env":{"A":"b"},"width":100,"height":30}`},
 	"run_program":       {`{"argv":["seq","1","100"],"maxLines":2}`, `{"argv":["echo","hi"],"timeoutMs":5000,"keepPane":true,"sessionName":"s","cwd":"/","env":{"A":"b"},"width":100,"height":30}`},
-	"wait_for_command":  {`{"commandId":"cmd.0123abcd.1"}`, `{"commandId":"cmd.0123abcd.12","timeoutMs":5000,"maxLines":2}`, `{"paneId":"%0","next":true}`},
-	"wait_for_exit":     {`{"paneId":"%1","timeoutMs":200}`},
-	"wait_for_channel":  {`{"channel":"ch","timeout":10}`, `{"channel":"ch","timeout":0.5,"socket_name":null}`},
-	"signal_channel":    {`{"channel":"go"}`, `{"channel":"a_b.c:d-e","socket_name":"x"}`},
-	"select_window":     {`{"windowId":"@1"}`},
-	"select_pane":       {`{"paneId":"%2"}`},
-	"select_layout":     {`{"windowId":"@0","layout":"tiled"}`, `{"windowId":"@0","layout":"8205,80x24,0,0{40x24,0,0,0,39x24,41,0,1}","force":true}`},
-	"resize_pane":       {`{"paneId":"%0","width":30}`, `{"paneId":"%0","zoomed":true}`, `{"paneId":"%0","direction":"right","amount":5,"force":true}`},
-	"resize_window":     {`{"windowId":"@0","width":100,"height":30,"force":true}`},
-	"swap_pane":         {`{"paneId":"%0","targetPaneId":"%1","force":true}`},
-	"move_window":       {`{"windowId":"@1","sessionId":"$0"}`, `{"windowId":"@1","sessionId":"$0","index":5,"force":true}`},
-	"join_pane":         {`{"paneId":"%1","targetPaneId":"%0"}`, `{"paneId":"%1","targetPaneId":"%0","direction":"right","percent":25,"force":true}`},
-	"break_pane":        {`{"paneId":"%1"}`, `{"paneId":"%1","name":"out #{pane_id};","select":true,"force":true}`},
+	"wait_for_command":  {`{"commandId":"cmd.0123abcd.12","timeoutMs":5000,"maxLines":2}`, `{"paneId":"%0","next":true}`},
+	"wait_for_channel":  {`{"channel":"ch","timeout":0.5,"socket_name":null}`},
+	"signal_channel":    {`{"channel":"a_b.c:d-e","socket_name":"x"}`},
+	"select_layout":     {`{"windowId":"@0","layout":"8205,80x24,0,0{40x24,0,0,0,39x24,41,0,1}","force":true}`},
+	"resize_pane":       {`{"paneId":"%0","zoomed":true}`, `{"paneId":"%0","direction":"right","amount":5,"force":true}`},
+	"move_window":       {`{"windowId":"@1","sessionId":"$0","index":5,"force":true}`},
+	"join_pane":         {`{"paneId":"%1","targetPaneId":"%0","direction":"right","percent":25,"force":true}`},
+	"break_pane":        {`{"paneId":"%1","name":"out #{pane_id};","select":true,"force":true}`},
 	"rename_session":    {`{"sessionId":"$0","name":"main #{session_id} #(x) ;"}`},
 	"rename_window":     {`{"windowId":"@0","name":"w #{pane_id} ;"}`},
 	"set_pane_title":    {`{"paneId":"%0","title":""}`, `{"paneId":"%0","title":"t $HOME #{x} ;"}`},
-	"respawn_pane":      {`{"paneId":"%1"}`, `{"paneId":"%0","cwd":"/","env":{"V":"v;"},"argv":["sh","-c","exec cat"],"force":true}`},
-	"clear_pane":        {`{"paneId":"%0"}`, `{"paneId":"%0","history":true,"force":true}`},
-	"wait_for_quiet":    {`{"paneId":"%0"}`, `{"paneId":"%0","quietMs":200,"timeoutMs":5000,"maxLines":5,"cursor":"ltxc1.0123456789abcdef0123456789abcdef.0"}`},
+	"respawn_pane":      {`{"paneId":"%0","cwd":"/","env":{"V":"v;"},"argv":["sh","-c","exec cat"],"force":true}`},
+	"wait_for_quiet":    {`{"paneId":"%0","quietMs":200,"timeoutMs":5000,"maxLines":5,"cursor":"ltxc1.0123456789abcdef0123456789abcdef.0"}`},
 	"show_option":       {`{"scope":"server"}`, `{"scope":"pane","targetId":"%0","name":"@x","inherited":true,"global":false}`},
 	"set_option":        {`{"scope":"session","global":true,"name":"@x","value":"#(no)"}`, `{"scope":"window","targetId":"@0","name":"remain-on-exit","value":"on","unset":false,"global":false}`},
 	"show_environment":  {`{}`, `{"sessionId":"$0","name":"HOME"}`},
 	"set_environment":   {`{"name":"A","value":"b"}`, `{"sessionId":"$0","name":"A","value":"#{x}","unset":false}`},
-	"show_hooks":        {`{"global":true}`, `{"scope":"pane","targetId":"%0","name":"pane-died","global":false}`},
-	"list_buffers":      {`{}`},
-	"show_buffer":       {`{"name":"b"}`, `{"name":"mine"}`},
-	"load_buffer":       {`{"name":"b","text":"x\ty\n"}`},
-	"paste_buffer":      {`{"paneId":"%0","name":"b"}`, `{"paneId":"%0","name":"b","delete":true,"enter":true,"force":true}`},
-	"delete_buffer":     {`{"name":"b"}`},
-	"paste_text":        {`{"paneId":"%0","text":"x"}`, `{"paneId":"%0","text":"a\tb\n\n'$x'","enter":true,"force":true}`},
+	"show_hooks":        {`{"scope":"pane","targetId":"%0","name":"pane-died","global":false}`},
+	"show_buffer":       {`{"name":"mine"}`},
+	"paste_buffer":      {`{"paneId":"%0","name":"b","delete":true,"enter":true,"force":true}`},
+	"paste_text":        {`{"paneId":"%0","text":"a\tb\n\n'$x'","enter":true,"force":true}`},
+}
+
+// exampleArgs is tool's Example with its placeholders filled: a command id
+// of the right shape for "$commandId".
+func exampleArgs(tool Tool) string {
+	return strings.ReplaceAll(tool.Example, "$commandId", "cmd.0123abcd.1")
+}
+
+// ValidExamples are a tool's example arguments, its Example last.
+func validExamples(tool Tool) []string {
+	return append(slices.Clone(moreArgs[tool.Name]), exampleArgs(tool))
 }
 
 // hostileValues replace, one at a time, each value of a valid example.
@@ -188,9 +101,9 @@ func sdkToolServer() *toolServer {
 	s := mcp.NewServer(&mcp.Implementation{Name: "args", Version: "1"}, nil)
 	s.AddReceivingMiddleware(nullArgumentsAsEmpty) // as Register adds it
 	called := map[string]*bool{}
-	for name, a := range toolArgs {
-		called[name] = new(bool)
-		a.add(s, &mcp.Tool{Name: name, InputSchema: schemas.Input(name)}, called[name])
+	for _, tool := range Catalogue {
+		called[tool.Name] = new(bool)
+		tool.bind.probe(s, &mcp.Tool{Name: tool.Name, InputSchema: schemas.Input(tool.Name)}, called[tool.Name])
 	}
 	st, ct := mcp.NewInMemoryTransports()
 	if _, err := s.Connect(ctx, st, nil); err != nil {
@@ -264,21 +177,9 @@ func nesting(b []byte) int {
 // Run: go test -run '^$' -fuzz '^FuzzToolArguments$' -fuzztime 60s ./tools
 func FuzzToolArguments(f *testing.F) {
 	names := schemas.Tools()
+	byName := map[string]Tool{}
 	for _, tool := range Catalogue {
-		a, ok := toolArgs[tool.Name]
-		if !ok {
-			f.Fatalf("tool %s has no entry in toolArgs", tool.Name)
-		}
-		want := ""
-		for part := range strings.SplitSeq(tool.Name, "_") {
-			want += strings.ToUpper(part[:1]) + part[1:]
-		}
-		if want += "Input"; a.name != want {
-			f.Fatalf("tool %s: toolArgs has %s, want gen.%s", tool.Name, a.name, want)
-		}
-		if len(validArgs[tool.Name]) == 0 {
-			f.Fatalf("tool %s has no valid example in validArgs", tool.Name)
-		}
+		byName[tool.Name] = tool
 	}
 	resolved := map[string]*jsonschema.Resolved{}
 	for _, name := range names {
@@ -296,7 +197,11 @@ func FuzzToolArguments(f *testing.F) {
 		f.Add(append([]byte{byte(slices.Index(names, name))}, args...))
 	}
 	for _, name := range names {
-		examples := validArgs[name]
+		tool, ok := byName[name]
+		if !ok {
+			continue // a schema without a tool: TestNewToolIsComplete names it
+		}
+		examples := validExamples(tool)
 		for _, valid := range examples {
 			seed(name, valid)
 		}
@@ -321,11 +226,12 @@ func FuzzToolArguments(f *testing.F) {
 		}
 		name := names[int(data[0])%len(names)]
 		args := data[1:]
-		a, ok := toolArgs[name]
+		tool, ok := byName[name]
 		if !ok {
 			return // a schema without a tool
 		}
-		a.decode(args) // must not panic; any error is fine
+		decode := func(b []byte) error { return json.Unmarshal(b, reflect.New(tool.bind.in).Interface()) }
+		decode(args) // must not panic; any error is fine
 
 		// As the SDK does it (mcp/tool.go applySchema): decode into a map,
 		// apply defaults, validate, re-marshal, decode into In.
@@ -344,8 +250,8 @@ func FuzzToolArguments(f *testing.F) {
 				if err != nil {
 					t.Fatalf("%s: re-marshalling: %v", name, err)
 				}
-				if err := a.decode(passed); err != nil {
-					t.Errorf("%s: the schema accepts %s but %s refuses it: %v", name, passed, a.name, err)
+				if err := decode(passed); err != nil {
+					t.Errorf("%s: the schema accepts %s but %s refuses it: %v", name, passed, tool.bind.in, err)
 				}
 			}
 		}

@@ -15,6 +15,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).ListSessions),
+		Example: `{}`,
 	},
 	{
 		Name:  "list_windows",
@@ -25,6 +26,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).ListWindows),
+		Example: `{"sessionId":"$0"}`,
 	},
 	{
 		Name:  "list_panes",
@@ -36,6 +38,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).ListPanes),
+		Example: `{"windowId":"@0"}`,
 	},
 
 	// Inspecting: one server, session, window or pane in detail; searching.
@@ -48,6 +51,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Inspect,
 		bind:    bind((*handlers.Handlers).GetServerInfo),
+		Example: `{}`,
 	},
 	{
 		Name:  "get_session_info",
@@ -58,6 +62,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Inspect,
 		bind:    bind((*handlers.Handlers).GetSessionInfo),
+		Example: `{"sessionId":"$0"}`,
 	},
 	{
 		Name:  "get_window_info",
@@ -68,6 +73,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Inspect,
 		bind:    bind((*handlers.Handlers).GetWindowInfo),
+		Example: `{"windowId":"@0"}`,
 	},
 	{
 		Name:  "get_pane_info",
@@ -79,6 +85,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Inspect,
 		bind:    bind((*handlers.Handlers).GetPaneInfo),
+		Example: `{"paneId":"%0"}`,
 	},
 	{
 		Name:  "snapshot_pane",
@@ -89,6 +96,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).SnapshotPane),
+		Example: `{"paneId":"%0","maxLines":3}`,
 	},
 	{
 		Name:  "find_pane_by_position",
@@ -100,6 +108,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Inspect,
 		bind:    bind((*handlers.Handlers).FindPaneByPosition),
+		Example: `{"paneId":"%0","side":"right"}`,
 	},
 	{
 		Name:  "search_panes",
@@ -111,6 +120,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).SearchPanes),
+		Example: `{"pattern":"x","maxPanes":3}`,
 	},
 	{
 		Name:  "call_read_tools_batch",
@@ -122,6 +132,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Inspect,
 		bind:    bind((*handlers.Handlers).CallReadToolsBatch),
+		Example: `{"calls":[{"tool":"get_server_info"},{"tool":"get_pane_info","arguments":{"paneId":"%0"}}]}`,
 	},
 
 	// Making and removing panes.
@@ -135,6 +146,7 @@ var Catalogue = []Tool{
 		World:   Open,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).CreateSession),
+		Example: `{"name":"s","argv":["cat"],"width":80,"height":24}`,
 	},
 	{
 		Name:  "create_window",
@@ -146,6 +158,7 @@ var Catalogue = []Tool{
 		World:   Open,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).CreateWindow),
+		Example: `{"sessionId":"$0","name":"w","argv":["cat"]}`,
 	},
 	{
 		Name:  "split_window",
@@ -157,6 +170,7 @@ var Catalogue = []Tool{
 		World:   Open,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).SplitWindow),
+		Example: `{"paneId":"%0","direction":"left","argv":["cat"]}`,
 	},
 	{
 		Name:  "kill_pane",
@@ -167,6 +181,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).KillPane),
+		Example: `{"paneId":"%1"}`,
 	},
 	{
 		Name:  "kill_window",
@@ -177,6 +192,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).KillWindow),
+		Example: `{"windowId":"@1"}`,
 	},
 	{
 		Name:  "kill_session",
@@ -187,6 +203,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).KillSession),
+		Example: `{"sessionId":"$1"}`,
 	},
 
 	// Arranging: selecting, laying out, resizing, moving, naming, and
@@ -200,6 +217,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Arrange,
 		bind:    bind((*handlers.Handlers).SelectWindow),
+		Example: `{"windowId":"@1"}`,
 	},
 	{
 		Name:  "select_pane",
@@ -210,6 +228,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Arrange,
 		bind:    bind((*handlers.Handlers).SelectPane),
+		Example: `{"paneId":"%1"}`,
 	},
 	{
 		Name:  "select_layout",
@@ -220,6 +239,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Arrange,
 		bind:    bind((*handlers.Handlers).SelectLayout),
+		Example: `{"windowId":"@0","layout":"tiled"}`,
 	},
 	{
 		Name:  "resize_pane",
@@ -231,6 +251,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Arrange,
 		bind:    bind((*handlers.Handlers).ResizePane),
+		Example: `{"paneId":"%0","width":30}`,
 	},
 	{
 		Name:  "resize_window",
@@ -241,6 +262,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Arrange,
 		bind:    bind((*handlers.Handlers).ResizeWindow),
+		Example: `{"windowId":"@0","width":100,"height":30}`,
 	},
 	{
 		Name:  "swap_pane",
@@ -251,6 +273,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Arrange,
 		bind:    bind((*handlers.Handlers).SwapPane),
+		Example: `{"paneId":"%0","targetPaneId":"%1"}`,
 	},
 	{
 		Name:  "move_window",
@@ -261,6 +284,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Arrange,
 		bind:    bind((*handlers.Handlers).MoveWindow),
+		Example: `{"windowId":"@1","sessionId":"$1"}`,
 	},
 	{
 		Name:  "join_pane",
@@ -271,6 +295,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Arrange,
 		bind:    bind((*handlers.Handlers).JoinPane),
+		Example: `{"paneId":"%2","targetPaneId":"%0"}`,
 	},
 	{
 		Name:  "break_pane",
@@ -281,6 +306,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Arrange,
 		bind:    bind((*handlers.Handlers).BreakPane),
+		Example: `{"paneId":"%1","name":"out"}`,
 	},
 	{
 		Name:  "rename_session",
@@ -291,6 +317,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Arrange,
 		bind:    bind((*handlers.Handlers).RenameSession),
+		Example: `{"sessionId":"$1","name":"work"}`,
 	},
 	{
 		Name:  "rename_window",
@@ -301,6 +328,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Arrange,
 		bind:    bind((*handlers.Handlers).RenameWindow),
+		Example: `{"windowId":"@0","name":"editor"}`,
 	},
 	{
 		Name:  "set_pane_title",
@@ -311,6 +339,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Arrange,
 		bind:    bind((*handlers.Handlers).SetPaneTitle),
+		Example: `{"paneId":"%0","title":"build"}`,
 	},
 	{
 		Name:  "respawn_pane",
@@ -321,6 +350,7 @@ var Catalogue = []Tool{
 		World:   Open,
 		Toolset: Arrange,
 		bind:    bind((*handlers.Handlers).RespawnPane),
+		Example: `{"paneId":"%1","argv":["cat"],"force":true}`,
 	},
 	{
 		Name:  "clear_pane",
@@ -331,6 +361,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Arrange,
 		bind:    bind((*handlers.Handlers).ClearPane),
+		Example: `{"paneId":"%0","history":true}`,
 	},
 
 	// Typing and reading.
@@ -344,6 +375,7 @@ var Catalogue = []Tool{
 		World:   Open,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).SendKeys),
+		Example: `{"paneId":"%0","keys":"hello"}`,
 	},
 	{
 		Name:  "capture_pane",
@@ -355,6 +387,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).CapturePane),
+		Example: `{"paneId":"%0","maxLines":5}`,
 	},
 
 	// Watching output as it streams.
@@ -369,6 +402,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).CaptureSince),
+		Example: `{"paneId":"%0"}`,
 	},
 	{
 		Name:  "wait_for_text",
@@ -380,6 +414,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).WaitForText),
+		Example: `{"paneId":"%0","patterns":["ready"],"timeoutMs":300}`,
 	},
 
 	{
@@ -392,6 +427,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).WaitForQuiet),
+		Example: `{"paneId":"%0","quietMs":50,"timeoutMs":2000}`,
 	},
 
 	// Programs and their exit status.
@@ -400,24 +436,26 @@ var Catalogue = []Tool{
 		Title: "Run a command in a pane's shell",
 		Description: "Run a command line in a pane's shell as if typed (cd and variables persist) and return outcome, " +
 			"exitStatus and exactly what it printed, without echo or prompt. The pane must be at a shell " +
-			"prompt. On timed_out it keeps running: wait_for_command waits again, send_keys C-c stops it. Of " +
-			"long output the newest lines are kept; capture_since from cutCursor reads the rest.",
+			"prompt. On timed_out or awaiting_input (unless stopForInput:false) it runs on: answer or C-c " +
+			"with send_keys, then wait_for_command. Of long output the newest lines are kept; capture_since " +
+			"from cutCursor reads the rest.",
 		Class:   Mutating,
 		World:   Open,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).RunShellCommand),
+		Example: `{"paneId":"%2","command":"echo hi"}`,
 	},
 	{
 		Name:  "wait_for_command",
 		Title: "Wait for a shell command to end",
-		Description: "Wait again for a command run_shell_command started (commandId), or typed at a shell that marks " +
-			"prompts (paneId), and return the same result: " +
-			"outcome, exitStatus and its whole output. timed_out means it still runs: call again. After it " +
-			"ended it answers at once, and keep:\"head\" shows the start of a long output.",
+		Description: "Wait for a run_shell_command command (commandId) or one typed at a prompt-marking shell " +
+			"(paneId; next:true: the next) and return its result. timed_out or awaiting_input: it still runs. " +
+			"keep:\"head\": a long output's start.",
 		Class:   ReadOnly,
 		World:   Closed,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).WaitForCommand),
+		Example: `{"commandId":"$commandId","timeoutMs":5000}`,
 	},
 	{
 		Name:  "start_program",
@@ -429,17 +467,19 @@ var Catalogue = []Tool{
 		World:   Open,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).StartProgram),
+		Example: `{"argv":["cat"],"splitPaneId":"%0"}`,
 	},
 	{
 		Name:  "run_program",
 		Title: "Run a program to completion",
 		Description: "Run a program (argv, no shell) in a new pane until it exits and return exitStatus and exactly " +
-			"what it printed. On timed_out it keeps running in paneId: follow it with wait_for_exit and " +
-			"capture_since. For a shell command line, use run_shell_command.",
+			"what it printed. On timed_out or awaiting_input (answer with send_keys) it runs on in paneId: " +
+			"then wait_for_exit and capture_since. For a shell command line, use run_shell_command.",
 		Class:   Mutating,
 		World:   Open,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).RunProgram),
+		Example: `{"argv":["echo","hi"],"timeoutMs":5000}`,
 	},
 	{
 		Name:  "wait_for_exit",
@@ -451,6 +491,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).WaitForExit),
+		Example: `{"paneId":"%1","timeoutMs":200}`,
 	},
 
 	// Synchronising on channels.
@@ -464,6 +505,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).WaitForChannel),
+		Example: `{"channel":"ch","timeout":0.2}`,
 	},
 	{
 		Name:  "signal_channel",
@@ -474,6 +516,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).SignalChannel),
+		Example: `{"channel":"go"}`,
 	},
 
 	// Options, environment and buffers.
@@ -486,6 +529,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Config,
 		bind:    bind((*handlers.Handlers).ShowOption),
+		Example: `{"scope":"session","targetId":"$0","name":"status","inherited":true}`,
 	},
 	{
 		Name:  "set_option",
@@ -497,6 +541,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Config,
 		bind:    bind((*handlers.Handlers).SetOption),
+		Example: `{"scope":"session","targetId":"$0","name":"@x","value":"v"}`,
 	},
 	{
 		Name:  "show_environment",
@@ -507,6 +552,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Config,
 		bind:    bind((*handlers.Handlers).ShowEnvironment),
+		Example: `{"sessionId":"$0"}`,
 	},
 	{
 		Name:  "set_environment",
@@ -517,6 +563,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Config,
 		bind:    bind((*handlers.Handlers).SetEnvironment),
+		Example: `{"sessionId":"$0","name":"A","value":"b"}`,
 	},
 	{
 		Name:  "show_hooks",
@@ -527,6 +574,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Config,
 		bind:    bind((*handlers.Handlers).ShowHooks),
+		Example: `{"global":true}`,
 	},
 	{
 		Name:  "list_buffers",
@@ -537,6 +585,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Buffers,
 		bind:    bind((*handlers.Handlers).ListBuffers),
+		Example: `{}`,
 	},
 	{
 		Name:  "show_buffer",
@@ -547,6 +596,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Buffers,
 		bind:    bind((*handlers.Handlers).ShowBuffer),
+		Example: `{"name":"b"}`,
 	},
 	{
 		Name:  "load_buffer",
@@ -557,6 +607,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Buffers,
 		bind:    bind((*handlers.Handlers).LoadBuffer),
+		Example: `{"name":"c","text":"x\ty\n"}`,
 	},
 	{
 		Name:  "paste_buffer",
@@ -567,6 +618,7 @@ var Catalogue = []Tool{
 		World:   Open,
 		Toolset: Buffers,
 		bind:    bind((*handlers.Handlers).PasteBuffer),
+		Example: `{"paneId":"%0","name":"b"}`,
 	},
 	{
 		Name:  "delete_buffer",
@@ -577,6 +629,7 @@ var Catalogue = []Tool{
 		World:   Closed,
 		Toolset: Buffers,
 		bind:    bind((*handlers.Handlers).DeleteBuffer),
+		Example: `{"name":"b"}`,
 	},
 	{
 		Name:  "paste_text",
@@ -589,5 +642,6 @@ var Catalogue = []Tool{
 		World:   Open,
 		Toolset: Default,
 		bind:    bind((*handlers.Handlers).PasteText),
+		Example: `{"paneId":"%0","text":"x"}`,
 	},
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/tmux-mcp/tmux-mcp/handlers"
+	"github.com/tmux-mcp/tmux-mcp/tools/callpath"
 )
 
 // A directCaller runs a tool's handler on raw JSON arguments outside a
@@ -16,33 +17,25 @@ type directCaller func(ctx context.Context, h *handlers.Handlers, tool string, a
 
 // direct returns the directCaller of method, for one catalogue entry,
 // sharing the entry's resolved schemas with its tools/call handler.
-func direct[In, Out any](c *contract, method func(*handlers.Handlers, context.Context, In) (Out, error)) directCaller {
+func direct[In, Out any](c *callpath.Contract, method func(*handlers.Handlers, context.Context, In) (Out, error)) directCaller {
 	return func(ctx context.Context, h *handlers.Handlers, tool string, args json.RawMessage) (json.RawMessage, error) {
-		inSchema, outSchema, err := c.resolve(tool)
-		if err != nil {
+		if err := c.Resolve(); err != nil {
 			return nil, err
 		}
 		if len(bytes.TrimSpace(args)) == 0 {
 			args = nil
 		}
-		in, refused := arguments[In](inSchema, args)
+		in, refused := callpath.Arguments[In](c, args)
 		if refused != nil {
-			return nil, fmt.Errorf("arguments of %s: %v", tool, refused.err)
+			return nil, fmt.Errorf("arguments of %s: %v", tool, refused.Unwrap())
 		}
 		out, err := method(h, ctx, in)
 		if err != nil {
 			return nil, err
 		}
-		res, err := json.Marshal(out)
+		res, err := c.Output(out)
 		if err != nil {
-			return nil, err
-		}
-		var check any
-		if err := json.Unmarshal(res, &check); err != nil {
-			return nil, err
-		}
-		if err := outSchema.validate(&check); err != nil {
-			return nil, fmt.Errorf("result of %s does not match its output schema: %v", tool, err)
+			return nil, fmt.Errorf("result of %s %v", tool, err)
 		}
 		return res, nil
 	}

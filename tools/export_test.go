@@ -4,7 +4,7 @@ package tools
 // through package server: package tools cannot import it) use of this
 // package's unexported names and in-package test data.
 var (
-	ValidArgs      = validArgs
+	ValidExamples  = validExamples
 	ShortenQuoted  = shortenQuoted
 	LeanValidation = leanValidation
 )

@@ -11,7 +11,7 @@ import (
 // it catch that. Each of configure sets more options (the prompts' and
 // resources' handlers).
 func NewServer(version string, h *handlers.Handlers, tier Class, sel Selection, configure ...func(*mcp.ServerOptions)) *mcp.Server {
-	s, _, add := NewServerLater(version, h, tier, sel, configure...)
+	s, add := NewServerLater(version, h, tier, sel, false, configure...)
 	add()
 	return s
 }
@@ -21,8 +21,8 @@ func NewServer(version string, h *handlers.Handlers, tier Class, sel Selection, 
 // not depend on when they are added: the tools capability is set here,
 // without listChanged, since the list never changes while the server runs
 // (and the SDK would otherwise notify a client that connected before the
-// tools were added). The [Shortcut] serves the same tools.
-func NewServerLater(version string, h *handlers.Handlers, tier Class, sel Selection, configure ...func(*mcp.ServerOptions)) (*mcp.Server, *Shortcut, func()) {
+// tools were added). viaSDK is [RegisterLater]'s.
+func NewServerLater(version string, h *handlers.Handlers, tier Class, sel Selection, viaSDK bool, configure ...func(*mcp.ServerOptions)) (*mcp.Server, func()) {
 	opts := &mcp.ServerOptions{Instructions: Instructions, Capabilities: &mcp.ServerCapabilities{
 		Logging: &mcp.LoggingCapabilities{}, // the SDK's default, kept
 		Tools:   &mcp.ToolCapabilities{},
@@ -31,8 +31,7 @@ func NewServerLater(version string, h *handlers.Handlers, tier Class, sel Select
 		c(opts)
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "tmux-mcp", Title: "tmux", Version: version}, opts)
-	sc, add := RegisterLater(s, h, tier, sel)
-	return s, sc, add
+	return s, RegisterLater(s, h, tier, sel, viaSDK)
 }
 
 // Instructions is the server's routing guide: clients that load tool

@@ -6,9 +6,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/server"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
@@ -26,7 +26,11 @@ func serve(t *testing.T, client *tmuxctl.Client, tier tools.Class, opts *mcp.Cli
 func serveWith(t *testing.T, client *tmuxctl.Client, tier tools.Class, sel tools.Selection, opts *mcp.ClientOptions) (*mcp.ClientSession, func()) {
 	t.Helper()
 	ctx := context.Background()
-	srv, err := server.New(server.Options{Version: "test", Tmux: client, Limits: handlers.DefaultLimits, Tier: tier, Tools: sel})
+	cfg := server.Defaults()
+	cfg.Version, cfg.TmuxBinary, cfg.SocketPath = "test", tmuxtest.Binary(), client.SocketPath()
+	cfg.Safety = tools.TierName(tier)
+	cfg.Toolsets, cfg.Tools = sel.Flags()
+	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/schemas"
+	"github.com/tmux-mcp/tmux-mcp/tools/callpath"
 )
 
 // A Tool is one catalogue entry: how a tool presents itself and who serves
@@ -25,6 +26,12 @@ type Tool struct {
 	World       World   // zero is invalid
 	Toolset     Toolset // zero is invalid
 	bind        binder
+	// Example is one call's arguments, valid against the input schema,
+	// that succeeds on the example fixture (docs/adding-a-tool.md): the
+	// per-tool tests (happy path, argument fuzzing, read-only check) and
+	// the tool's golden start from it. "$commandId" stands for the id of
+	// a command the fixture has run.
+	Example string
 }
 
 // A Class says what a tool may change; the safety tier and all four MCP
@@ -92,28 +99,94 @@ func ptr[T any](v T) *T { return &v }
 // A binder registers one tool's handler, and records the Go types and the
 // handler it binds so that a test can check them against the tool's name.
 type binder struct {
-	handler func(name string, h *handlers.Handlers) mcp.ToolHandler // the tools/call handler
-	in, out reflect.Type                                            // the handler's argument and result types
-	method  string                                                  // the handler's full name, e.g. "…handlers.(*Handlers).ListPanes"
-	direct  directCaller                                            // the handler called outside tools/call (call_read_tools_batch)
+	handler func(h *handlers.Handlers) mcp.ToolHandler             // the tools/call handler (package callpath)
+	sdk     func(s *mcp.Server, t *mcp.Tool, h *handlers.Handlers) // the same on go-sdk's typed path (TMUX_MCP_SDK_CALLS=1)
+	in, out reflect.Type                                           // the handler's argument and result types
+	method  string                                                 // the handler's full name, e.g. "…handlers.(*Handlers).ListPanes"
+	direct  directCaller                                           // the handler called outside tools/call (call_read_tools_batch)
+	schemas *callpath.Contract                                     // the tool's two schemas, named by the catalogue (see init)
+	// probe registers, on go-sdk's typed path, a stand-in taking the
+	// tool's arguments type that only records it ran (FuzzToolArguments).
+	probe func(s *mcp.Server, t *mcp.Tool, ran *bool)
 }
 
 // bind adapts a handler method to a tools/call handler that does what
-// go-sdk's typed AddTool would (see [call]): the arguments are checked
-// against the input schema before the method runs and the result against
-// the output schema after it returns; a returned error becomes an isError
-// result with text only.
+// go-sdk's typed AddTool would (see package callpath): the arguments are
+// checked against the input schema before the method runs and the result
+// against the output schema after it returns; a returned error becomes an
+// isError result with text only. The text block is the result rendered
+// (render.go), after any notes.
 func bind[In, Out any](method func(*handlers.Handlers, context.Context, In) (Out, error)) binder {
-	c := new(contract)
-	handler := func(name string, h *handlers.Handlers) mcp.ToolHandler { return call(name, c, h, method) }
+	c := new(callpath.Contract)
 	return binder{
-		handler: handler,
-		in:      reflect.TypeFor[In](),
-		out:     reflect.TypeFor[Out](),
-		method:  runtime.FuncForPC(reflect.ValueOf(method).Pointer()).Name(),
-		direct:  direct(c, method),
+		schemas: c,
+		handler: func(h *handlers.Handlers) mcp.ToolHandler { return callpath.Handler(c, run(h, method)) },
+		sdk: func(s *mcp.Server, t *mcp.Tool, h *handlers.Handlers) {
+			callpath.AddSDK(s, t, run(h, method))
+		},
+		in:     reflect.TypeFor[In](),
+		out:    reflect.TypeFor[Out](),
+		method: runtime.FuncForPC(reflect.ValueOf(method).Pointer()).Name(),
+		direct: direct(c, method),
+		probe: func(s *mcp.Server, t *mcp.Tool, ran *bool) {
+			mcp.AddTool(s, t, func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, any, error) {
+				*ran = true
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "called"}}}, nil, nil
+			})
+		},
 	}
 }
+
+// init names each entry's schemas after the entry.
+func init() {
+	for _, t := range Catalogue {
+		if t.bind.schemas != nil {
+			t.bind.schemas.Name(t.Name)
+		}
+	}
+}
+
+// run is method as a tools/call runs it: with progress notifications when
+// the request asks for them, and the notes the handler leaves before the
+// rendered result.
+func run[In, Out any](h *handlers.Handlers, method func(*handlers.Handlers, context.Context, In) (Out, error)) callpath.Run[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (Out, func(map[string]any) []mcp.Content, error) {
+		if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+			ctx = handlers.WithProgress(ctx, func(elapsed, total float64, msg string) {
+				req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+					ProgressToken: token, Progress: elapsed, Total: total, Message: msg,
+				})
+			})
+		}
+		ctx, notes := handlers.WithNotes(ctx)
+		out, err := method(h, ctx, in)
+		if err != nil {
+			return out, nil, err
+		}
+		return out, func(obj map[string]any) []mcp.Content {
+			var content []mcp.Content
+			if note := notes(); note != "" {
+				content = append(content, &mcp.TextContent{Text: note})
+			}
+			return append(content, &mcp.TextContent{Text: render(obj, askedOf(obj, in))})
+		}, nil
+	}
+}
+
+// askedOf is the request as the handler received it (defaults applied),
+// for the effective…Ms lines of the text block; nil when the result has
+// none, which is most calls.
+func askedOf(result map[string]any, in any) map[string]any {
+	for k := range result {
+		if isEffective(k) {
+			return callpath.Asked(in)
+		}
+	}
+	return nil
+}
+
+// Types returns the Go types of the tool's handler's arguments and result.
+func (t Tool) Types() (in, out reflect.Type) { return t.bind.in, t.bind.out }
 
 // MCP returns the tool as the SDK advertises it: the schema files verbatim
 // and all four annotation hints.
@@ -133,8 +206,7 @@ func (t Tool) MCP() *mcp.Tool {
 // result naming the flag that would offer it, rather than the bare
 // "unknown tool" the SDK would give.
 func Register(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selection) {
-	_, add := RegisterLater(s, h, tier, sel)
-	add()
+	RegisterLater(s, h, tier, sel, false)()
 }
 
 // RegisterLater is [Register] in two steps. At once it checks the
@@ -143,9 +215,10 @@ func Register(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selection) {
 // function it returns adds the offered tools to s. Adding them is most of
 // a start's work (go-sdk parses and resolves both schemas of each tool as
 // it is added), so a server can answer initialize while it runs, as long
-// as it holds every other request until it has returned. The [Shortcut]
-// it returns serves the same tools with the same middleware.
-func RegisterLater(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selection) (sc *Shortcut, add func()) {
+// as it holds every other request until it has returned. With viaSDK
+// every tool goes on go-sdk's own typed path (mcp.AddTool) instead of
+// package callpath's (TMUX_MCP_SDK_CALLS=1).
+func RegisterLater(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selection, viaSDK bool) (add func()) {
 	seen := map[string]bool{}
 	refused := map[string]string{}
 	var offered []Tool
@@ -161,19 +234,32 @@ func RegisterLater(s *mcp.Server, h *handlers.Handlers, tier Class, sel Selectio
 		offered = append(offered, t)
 	}
 	h.SetReadTools(readTools(h))
-	sc = newShortcut(offered)
-	sc.AddReceivingMiddleware(s, refuseUnoffered(refused), nullArgumentsAsEmpty, shortenErrors)
-	return sc, func() {
+	s.AddReceivingMiddleware(refuseUnoffered(refused), nullArgumentsAsEmpty, shortenErrors)
+	return func() {
 		for _, t := range offered {
-			handler := t.bind.handler(t.Name, h)
-			s.AddTool(t.MCP(), handler)
-			sc.add(t.Name, handler)
+			if viaSDK {
+				t.bind.sdk(s, t.MCP(), h)
+			} else {
+				s.AddTool(t.MCP(), t.bind.handler(h))
+			}
 			// A goroutine that became runnable meanwhile (the one
 			// answering initialize, on a busy machine) gets the CPU now
 			// rather than at the next preemption, up to 10 ms later.
 			runtime.Gosched()
 		}
 	}
+}
+
+// Offered lists the catalogue's tools a server with tier and sel serves,
+// in catalogue order: those it registers, and `tmux-mcp tools` lists.
+func Offered(tier Class, sel Selection) []Tool {
+	var out []Tool
+	for _, t := range Catalogue {
+		if refusal(t, tier, sel) == "" {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // refusal is why a call to t is refused, or "" if t is served.

@@ -111,19 +111,25 @@ func (sel Selection) WithTool(name string) Selection {
 // String is sel as flags would give it: "--toolsets default",
 // "--toolsets default,arrange --tools get_pane_info".
 func (sel Selection) String() string {
+	toolsets, names := sel.Flags()
+	out := "--toolsets " + toolsets
+	if names != "" {
+		out += " --tools " + names
+	}
+	return out
+}
+
+// Flags is sel as the values of --toolsets and --tools.
+func (sel Selection) Flags() (toolsets, names string) {
 	sets := sel.sets
 	if len(sets) == 0 {
 		sets = []Toolset{Default}
 	}
-	var names []string
+	var words []string
 	for _, s := range sets {
-		names = append(names, s.String())
+		words = append(words, s.String())
 	}
-	out := "--toolsets " + strings.Join(names, ",")
-	if len(sel.tools) > 0 {
-		out += " --tools " + strings.Join(sel.tools, ",")
-	}
-	return out
+	return strings.Join(words, ","), strings.Join(sel.tools, ",")
 }
 
 func (sel Selection) flagValue(set Toolset) string {

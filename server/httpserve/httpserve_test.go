@@ -11,13 +11,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/server"
 	"github.com/tmux-mcp/tmux-mcp/server/httpserve"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
-	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 const token = "s3cret-token-for-tests"
@@ -28,13 +24,10 @@ const token = "s3cret-token-for-tests"
 func served(t *testing.T) (url string, callsDone <-chan error) {
 	t.Helper()
 	sock := tmuxtest.Server(t)
-	srv, err := server.New(server.Options{
-		Version: "test",
-		Tmux:    tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock}),
-		Limits:  handlers.DefaultLimits,
-		Live:    live.DefaultOptions,
-		Tier:    tools.Mutating,
-	})
+	cfg := server.Defaults()
+	cfg.Version, cfg.TmuxBinary, cfg.SocketPath = "test", tmuxtest.Binary(), sock
+	cfg.Safety = "mutating"
+	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

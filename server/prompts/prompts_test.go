@@ -7,23 +7,16 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/server"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
-	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 func connect(t *testing.T, sock string) *mcp.ClientSession {
 	t.Helper()
-	srv, err := server.New(server.Options{
-		Version: "test",
-		Tmux:    tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock}),
-		Limits:  handlers.DefaultLimits,
-		Live:    live.DefaultOptions,
-		Tier:    tools.ReadOnly,
-	})
+	cfg := server.Defaults()
+	cfg.Version, cfg.TmuxBinary, cfg.SocketPath = "test", tmuxtest.Binary(), sock
+	cfg.Safety = "readonly"
+	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

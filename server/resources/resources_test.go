@@ -9,26 +9,19 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/tmux-mcp/tmux-mcp/handlers"
 	"github.com/tmux-mcp/tmux-mcp/server"
 	"github.com/tmux-mcp/tmux-mcp/server/resources"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
-	"github.com/tmux-mcp/tmux-mcp/tools"
 )
 
 // connect builds the whole server on a private tmux and connects a client
 // whose resource updates arrive on the returned channel.
 func connect(t *testing.T, sock string) (*mcp.ClientSession, <-chan string) {
 	t.Helper()
-	srv, err := server.New(server.Options{
-		Version: "test",
-		Tmux:    tmuxctl.New(tmuxctl.Config{Binary: tmuxtest.Binary(), SocketPath: sock}),
-		Limits:  handlers.DefaultLimits,
-		Live:    live.DefaultOptions,
-		Tier:    tools.ReadOnly, // reading and subscribing change nothing
-	})
+	cfg := server.Defaults()
+	cfg.Version, cfg.TmuxBinary, cfg.SocketPath = "test", tmuxtest.Binary(), sock
+	cfg.Safety = "readonly" // reading and subscribing change nothing
+	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,18 @@ const cursorPrefix = "ltxc1."
 // errBadCursor is wrapped by every error of parseCursor.
 var errBadCursor = errors.New("malformed cursor")
 
+// ErrCursorBeyond is wrapped by the error of [ParseCursor] for a cursor
+// that is well formed (it matches the seed schemas' pattern) but whose
+// offset does not fit in 64 bits: no stream has come that far.
+var ErrCursorBeyond = errors.New("cursor offset beyond any stream")
+
+// A beyond is the error of a well-formed cursor whose offset is too large.
+type beyond struct{ err error }
+
+func (b beyond) Error() string        { return b.err.Error() }
+func (b beyond) Unwrap() error        { return b.err }
+func (b beyond) Is(target error) bool { return target == ErrCursorBeyond }
+
 // formatCursor returns the cursor for offset off of the stream with
 // generation gen. It panics if off is negative: no stream has such an
 // offset, and the cursor would not match the advertised pattern.
@@ -69,7 +81,8 @@ func parseCursor(s string) (gen [16]byte, off int64, err error) {
 	}
 	off, err = strconv.ParseInt(digits, 10, 64)
 	if err != nil {
-		return fail("the offset is too large")
+		_, _, err = fail("the offset is too large")
+		return [16]byte{}, 0, beyond{err}
 	}
 	return gen, off, nil
 }

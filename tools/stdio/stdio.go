@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,7 +25,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmux-mcp/tmux-mcp/internal/pipes"
-	"github.com/tmux-mcp/tmux-mcp/tools/internal/workers"
 )
 
 // maxLine bounds one inbound JSON-RPC line, as the SDK's own stdio does.
@@ -62,33 +60,12 @@ type Transport struct {
 	readerOnce sync.Once
 	readerDone chan struct{} // closed when the line reader has returned
 	stopping   atomic.Bool   // StopAfterReadable was called
-
-	shortcut    Shortcut                          // set before Connect; nil: every request goes to the SDK
-	initID      jsonrpc.ID                        // the id of the initialize request, under mu
-	initialized atomic.Bool                       // the SDK has answered initialize
-	shortcuts   map[jsonrpc.ID]context.CancelFunc // the shortcut's calls in flight, under mu
-	answering   *workers.Pool                     // runs the shortcut's calls
 }
-
-// A Shortcut claims requests that the transport answers itself rather
-// than passing them to the SDK. For a request it takes it returns the
-// function computing the result; the transport runs it at once, on a
-// goroutine of a pool (one kept from an earlier call keeps the stack it
-// grew), marshals what it returns as the SDK marshals a result, and
-// words an error as the SDK words one. It sees requests only once the
-// SDK has answered initialize (before that, the SDK refuses them), and
-// never notifications.
-type Shortcut func(method string, params json.RawMessage) (answer func(context.Context) (any, error), ok bool)
-
-// SetShortcut makes the transport answer the requests s claims. Call it
-// before the server connects.
-func (g *Transport) SetShortcut(s Shortcut) { g.shortcut = s }
 
 // New returns a Transport that reads in and writes out. Pass it to
 // [mcp.Server.Run]; it starts reading when the server connects.
 func New(in io.Reader, out io.Writer) *Transport {
 	return &Transport{in: in, out: out, toSDK: make(chan jsonrpc.Message), pending: map[jsonrpc.ID]bool{},
-		shortcuts: map[jsonrpc.ID]context.CancelFunc{}, answering: workers.New(),
 		ended: make(chan struct{}), drained: make(chan struct{}), readerDone: make(chan struct{})}
 }
 
@@ -134,46 +111,17 @@ func (c *connection) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	data, ok := encodeResult(msg)
-	if !ok {
-		var err error
-		if data, err = jsonrpc.EncodeMessage(msg); err != nil {
-			return fmt.Errorf("marshaling message: %v", err)
-		}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("marshaling message: %v", err)
 	}
 	var answered []jsonrpc.ID
 	if resp, ok := msg.(*jsonrpc.Response); ok && resp.ID.IsValid() {
 		answered = []jsonrpc.ID{resp.ID}
-		if resp.Error == nil && !c.g.initialized.Load() {
-			c.g.noteInitialized(resp.ID)
-		}
 	}
-	_, err := c.g.send(append(data, '\n'), answered)
+	_, err = c.g.send(append(data, '\n'), answered)
 	return err
 }
-
-// encodeResult writes a successful response to a request with a number
-// for its id as jsonrpc.EncodeMessage does — its result is already
-// compact JSON, which EncodeMessage would only copy again — and reports
-// false for every other message, left to EncodeMessage.
-func encodeResult(msg jsonrpc.Message) ([]byte, bool) {
-	resp, ok := msg.(*jsonrpc.Response)
-	if !ok || resp.Error != nil || len(resp.Result) == 0 || resp.Result[0] != '{' {
-		return nil, false
-	}
-	id, ok := resp.ID.Raw().(int64)
-	if !ok {
-		return nil, false
-	}
-	b := make([]byte, 0, len(resultHead)+32+len(resp.Result))
-	b = append(b, resultHead...)
-	b = strconv.AppendInt(b, id, 10)
-	b = append(b, `,"result":`...)
-	b = append(b, resp.Result...)
-	return append(b, '}'), true
-}
-
-const resultHead = `{"jsonrpc":"2.0","id":`
 
 func (c *connection) Close() error {
 	c.closeOnce.Do(func() { close(c.closed) })
@@ -326,9 +274,6 @@ func (g *Transport) handleLine(line []byte) {
 		g.reply(errorReply(line, err))
 		return
 	}
-	if req, ok := msg.(*jsonrpc.Request); ok && g.shortcut != nil && g.takeShortcut(req) {
-		return
-	}
 
 	g.mu.Lock()
 	if g.closed {
@@ -342,172 +287,6 @@ func (g *Transport) handleLine(line []byte) {
 	select {
 	case g.toSDK <- msg:
 	case <-g.drained: // the session has ended
-	}
-}
-
-// takeShortcut starts the shortcut's answer to req if it claims req, and
-// reports whether it did. Along the way it notes the initialize request's
-// id and passes a cancellation on to the shortcut's call it names (and,
-// like every notification, to the SDK).
-func (g *Transport) takeShortcut(req *jsonrpc.Request) bool {
-	switch {
-	case req.Method == "initialize" && req.IsCall():
-		g.mu.Lock()
-		g.initID = req.ID
-		g.mu.Unlock()
-		return false
-	case req.Method == "notifications/cancelled":
-		g.cancelShortcut(req.Params)
-		return false
-	case !req.IsCall() || !g.initialized.Load():
-		return false
-	}
-	answer, ok := g.shortcut(req.Method, req.Params)
-	if !ok {
-		return false
-	}
-	g.mu.Lock()
-	if g.pending[req.ID] {
-		g.mu.Unlock()
-		return false // an id still in use: the SDK's to answer
-	}
-	if g.closed {
-		g.mu.Unlock()
-		return true // the session has ended, as handleLine drops it
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	g.pending[req.ID] = true
-	g.shortcuts[req.ID] = cancel
-	g.mu.Unlock()
-	g.answering.Go(func() { g.answerShortcut(ctx, req.ID, answer) })
-	return true
-}
-
-// answerShortcut runs answer and writes its response, as the SDK writes
-// the response to a call: the result marshalled without HTML escaping,
-// an error as a JSON-RPC error in the SDK's words.
-func (g *Transport) answerShortcut(ctx context.Context, id jsonrpc.ID, answer func(context.Context) (any, error)) {
-	res, err := answer(ctx)
-	resp := &jsonrpc.Response{ID: id, Error: err}
-	if err == nil {
-		if resp.Result, err = marshalResult(res); err != nil {
-			resp.Error = fmt.Errorf("marshaling result: %w", err)
-		}
-	}
-	g.mu.Lock()
-	g.shortcuts[id]()
-	delete(g.shortcuts, id)
-	g.mu.Unlock()
-	data, ok := encodeResult(resp)
-	if !ok {
-		if data, err = jsonrpc.EncodeMessage(resp); err != nil {
-			data, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: fmt.Errorf("marshaling response: %w", err)})
-		}
-	}
-	g.send(append(data, '\n'), []jsonrpc.ID{id})
-}
-
-// marshalResult marshals a result as go-sdk v1.8.0 does
-// (internal/jsonrpc2 jsonMarshal): encoding/json without HTML escaping.
-func marshalResult(v any) (json.RawMessage, error) {
-	if r, ok := v.(*mcp.CallToolResult); ok {
-		if data, ok := marshalToolResult(r); ok {
-			return data, nil
-		}
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
-
-// marshalToolResult writes the common tool result — text blocks, a
-// structured object already marshalled, perhaps isError — in the bytes
-// marshalResult would give, in one pass over each part: encoding/json
-// compacts a nested marshaller's output again at every level, which went
-// over a result's text several times. It reports false for any other result
-// (metadata, other content, input requests), left to marshalResult. The
-// SDK's result type, which this cannot see, is set only on its own
-// request path, never on the shortcut's.
-func marshalToolResult(r *mcp.CallToolResult) (json.RawMessage, bool) {
-	raw, isRaw := r.StructuredContent.(json.RawMessage)
-	if len(r.Meta) > 0 || r.InputRequests != nil || r.RequestState != "" || r.NeedsInput() ||
-		r.StructuredContent != nil && !isRaw || isRaw && len(raw) == 0 {
-		return nil, false
-	}
-	var b bytes.Buffer
-	b.WriteString(`{"content":`)
-	if r.Content == nil {
-		b.WriteString("null")
-	} else {
-		b.WriteByte('[')
-		for i, c := range r.Content {
-			t, ok := c.(*mcp.TextContent)
-			if !ok || t == nil || len(t.Meta) > 0 || t.Annotations != nil {
-				return nil, false
-			}
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			text, err := json.Marshal(t.Text) // escaped for HTML, as the SDK's own marshal does
-			if err != nil {
-				return nil, false
-			}
-			b.WriteString(`{"type":"text","text":`)
-			b.Write(text)
-			b.WriteByte('}')
-		}
-		b.WriteByte(']')
-	}
-	if len(raw) > 0 {
-		b.WriteString(`,"structuredContent":`)
-		start := b.Len()
-		if json.Compact(&b, raw) != nil {
-			return nil, false
-		}
-		if bytes.ContainsAny(b.Bytes()[start:], "<>&\u2028\u2029") {
-			compacted := bytes.Clone(b.Bytes()[start:])
-			b.Truncate(start)
-			json.HTMLEscape(&b, compacted)
-		}
-	}
-	if r.IsError {
-		b.WriteString(`,"isError":true`)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), true
-}
-
-// cancelShortcut cancels the shortcut's call that a notifications/cancelled
-// with params names, if one is in flight.
-func (g *Transport) cancelShortcut(params json.RawMessage) {
-	var p struct {
-		RequestID any `json:"requestId"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		return
-	}
-	id, err := jsonrpc.MakeID(p.RequestID)
-	if err != nil {
-		return
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if cancel, ok := g.shortcuts[id]; ok {
-		cancel()
-	}
-}
-
-// noteInitialized records that the SDK answered initialize if id is its
-// request's: from then on the shortcut may take requests.
-func (g *Transport) noteInitialized(id jsonrpc.ID) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.initID.IsValid() && g.initID == id {
-		g.initialized.Store(true)
 	}
 }
 
@@ -525,96 +304,14 @@ func decode(line []byte) (jsonrpc.Message, []jsonrpc.ID, error) {
 	if line[0] == '[' {
 		return nil, nil, errBatch
 	}
-	msg, ok := decodeRequest(line)
-	if !ok {
-		var err error
-		if msg, err = jsonrpc.DecodeMessage(line); err != nil {
-			return nil, nil, err
-		}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return nil, nil, err
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
 		return msg, []jsonrpc.ID{req.ID}, nil
 	}
 	return msg, nil, nil
-}
-
-// decodeRequest decodes the common line, a request or notification with
-// only jsonrpc "2.0", id, method and params, as [jsonrpc.DecodeMessage]
-// would (exact key names, an id as the SDK makes it), with encoding/json:
-// the SDK's decoder takes a fresh 32 KiB buffer per value, twice per
-// message. Anything else (responses, null params, odd ids) is left to
-// jsonrpc.DecodeMessage, so its answers and error texts stay the SDK's.
-func decodeRequest(line []byte) (jsonrpc.Message, bool) {
-	if deeper(line, sdkMaxDepth) {
-		return nil, false // the SDK refuses it
-	}
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(line, &fields) != nil || string(fields["jsonrpc"]) != `"2.0"` {
-		return nil, false
-	}
-	req := &jsonrpc.Request{}
-	for k, raw := range fields {
-		switch k {
-		case "jsonrpc":
-		case "method":
-			if json.Unmarshal(raw, &req.Method) != nil {
-				return nil, false
-			}
-		case "id":
-			var v any
-			if json.Unmarshal(raw, &v) != nil {
-				return nil, false
-			}
-			id, err := jsonrpc.MakeID(v)
-			if err != nil {
-				return nil, false
-			}
-			req.ID = id
-		case "params":
-			if string(raw) == "null" {
-				return nil, false
-			}
-			req.Params = raw
-		default:
-			return nil, false
-		}
-	}
-	if _, ok := fields["method"]; !ok {
-		return nil, false
-	}
-	return req, true
-}
-
-// sdkMaxDepth is the deepest nesting go-sdk v1.8.0 decodes
-// (internal/json defaultMaxDepth).
-const sdkMaxDepth = 1000
-
-// deeper reports whether valid JSON data nests objects and arrays more
-// than max deep.
-func deeper(data []byte, max int) bool {
-	depth, inString, escaped := 0, false, false
-	for _, b := range data {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
-			}
-		case b == '"':
-			inString = true
-		case b == '{' || b == '[':
-			if depth++; depth > max {
-				return true
-			}
-		case b == '}' || b == ']':
-			depth--
-		}
-	}
-	return false
 }
 
 var errBatch = errors.New("JSON-RPC batches are not supported (MCP removed batching in 2025-06-18); send one message per line")

@@ -35,46 +35,6 @@ func FuzzTransport(f *testing.F) {
 	f.Fuzz(fuzzTransport)
 }
 
-// FuzzDecodeRequest checks the transport's own decoding of the common
-// request line against jsonrpc.DecodeMessage: whatever it accepts, the SDK
-// decodes to the same request (method, id, params).
-//
-// Run: go test -run '^$' -fuzz '^FuzzDecodeRequest$' -fuzztime 60s ./tools/stdio
-func FuzzDecodeRequest(f *testing.F) {
-	addCorpus(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		line := bytes.TrimSpace(data)
-		if !json.Valid(line) || len(line) == 0 || line[0] == '[' {
-			return
-		}
-		got, ok := decodeRequest(line)
-		if !ok {
-			return
-		}
-		want, err := jsonrpc.DecodeMessage(line)
-		if err != nil {
-			t.Fatalf("decodeRequest took %q, which jsonrpc.DecodeMessage refuses: %v", line, err)
-		}
-		g, w := got.(*jsonrpc.Request), want.(*jsonrpc.Request)
-		if g.Method != w.Method || g.ID != w.ID || !sameJSON(g.Params, w.Params) {
-			t.Fatalf("decodeRequest(%q) = %+v, jsonrpc.DecodeMessage = %+v", line, g, w)
-		}
-	})
-}
-
-func sameJSON(a, b json.RawMessage) bool {
-	if len(a) == 0 || len(b) == 0 {
-		return len(a) == len(b)
-	}
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	ja, _ := json.Marshal(x)
-	jb, _ := json.Marshal(y)
-	return bytes.Equal(ja, jb)
-}
-
 func addCorpus(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,

@@ -4,24 +4,23 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tmux-mcp/tmux-mcp/gen"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
 func TestFeaturesOf(t *testing.T) {
 	for _, c := range []struct {
 		version string
-		want    []gen.GetServerInfoOutputFeaturesElem
+		want    []Feature
 	}{
-		{"3.2a", []gen.GetServerInfoOutputFeaturesElem{gen.GetServerInfoOutputFeaturesElemPipePaneOnDeadPane}},
-		{"3.3a", []gen.GetServerInfoOutputFeaturesElem{gen.GetServerInfoOutputFeaturesElemPaneDeadSignal,
-			gen.GetServerInfoOutputFeaturesElemRemainOnExitFormat, gen.GetServerInfoOutputFeaturesElemDetachedSessionSize}},
-		{"3.6a", []gen.GetServerInfoOutputFeaturesElem{gen.GetServerInfoOutputFeaturesElemPaneDeadSignal,
-			gen.GetServerInfoOutputFeaturesElemRemainOnExitFormat, gen.GetServerInfoOutputFeaturesElemDetachedSessionSize,
-			gen.GetServerInfoOutputFeaturesElemInvalidUtf8ShownAsReplacement}},
-		{"next-3.8", []gen.GetServerInfoOutputFeaturesElem{gen.GetServerInfoOutputFeaturesElemPaneDeadSignal,
-			gen.GetServerInfoOutputFeaturesElemRemainOnExitFormat, gen.GetServerInfoOutputFeaturesElemDetachedSessionSize,
-			gen.GetServerInfoOutputFeaturesElemInvalidUtf8ShownAsReplacement, gen.GetServerInfoOutputFeaturesElemSessionNamesKeepPunctuation}},
+		{"3.2a", []Feature{PipePaneOnDeadPane}},
+		{"3.3a", []Feature{PaneDeadSignal,
+			RemainOnExitFormat, DetachedSessionSize}},
+		{"3.6a", []Feature{PaneDeadSignal,
+			RemainOnExitFormat, DetachedSessionSize,
+			InvalidUTF8ShownAsReplacement}},
+		{"next-3.8", []Feature{PaneDeadSignal,
+			RemainOnExitFormat, DetachedSessionSize,
+			InvalidUTF8ShownAsReplacement, SessionNamesKeepPunctuation}},
 	} {
 		v, err := tmuxctl.ParseVersion("tmux " + c.version)
 		if err != nil {

@@ -2,13 +2,9 @@ package waiting
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"regexp"
-	"sync"
 
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/wording"
-	"github.com/tmux-mcp/tmux-mcp/schemas"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
@@ -27,7 +23,7 @@ func StreamAt(ctx context.Context, hub *live.Hub, pane tmuxctl.PaneID, cursor *s
 	}
 	gen, off, err := live.ParseCursor(*cursor)
 	if err != nil {
-		if cursorPattern().MatchString(*cursor) {
+		if errors.Is(err, live.ErrCursorBeyond) {
 			// Well formed, but its offset does not even fit in 64 bits: no
 			// stream has come that far.
 			return nil, 0, wording.CursorBeyondAny(*cursor, pane)
@@ -50,20 +46,6 @@ func StreamAt(ctx context.Context, hub *live.Hub, pane tmuxctl.PaneID, cursor *s
 	}
 	return s, off, nil
 }
-
-// cursorPattern is the cursor pattern of the seed contract, read from
-// wait_for_text's input schema so that it has one home.
-var cursorPattern = sync.OnceValue(func() *regexp.Regexp {
-	var schema struct {
-		Properties struct {
-			Cursor struct{ Pattern string }
-		}
-	}
-	if err := json.Unmarshal(schemas.Input("wait_for_text"), &schema); err != nil || schema.Properties.Cursor.Pattern == "" {
-		panic("waiting: wait_for_text's input schema has no cursor pattern")
-	}
-	return regexp.MustCompile(schema.Properties.Cursor.Pattern)
-})
 
 // NoStream reports whether err means the pane cannot be watched (someone
 // else's pipe is on it, say), as opposed to a missing pane or a bad cursor.
