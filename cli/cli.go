@@ -35,6 +35,7 @@ type Command struct {
 	Usage   string // the words after the name, e.g. "TOOL [JSON]"
 	Summary string
 	json    bool
+	match   string // watch: the text to report when printed
 	flags   func(c *Command, fs *flag.FlagSet)
 	run     func(ctx context.Context, c *Command, env Env) int
 }
@@ -55,6 +56,10 @@ func commands() []*Command {
 		{Name: "demo", Summary: "show the tools working on a private tmux, then remove it", run: runDemo},
 		{Name: "doctor", Summary: "check tmux, its socket and server, and leftovers", run: runDoctor},
 		{Name: "tools", Summary: "list the tools this configuration offers", flags: jsonFlag, run: runTools},
+		{Name: "watch", Usage: "PANE…", Summary: "print a line per event in panes (command ended, exited, matched) until interrupted", flags: func(c *Command, fs *flag.FlagSet) {
+			jsonFlag(c, fs)
+			fs.StringVar(&c.match, "match", "", "watch: also report each time a pane prints this text")
+		}, run: runWatch},
 	}
 }
 
@@ -104,6 +109,11 @@ type session struct {
 
 // connect builds the server for cfg and connects a client to it.
 func connect(ctx context.Context, cfg server.Config) (*session, error) {
+	return connectWith(ctx, cfg, nil)
+}
+
+// connectWith is connect with a client that has options co.
+func connectWith(ctx context.Context, cfg server.Config, co *mcp.ClientOptions) (*session, error) {
 	srv, err := server.New(cfg)
 	if err != nil {
 		return nil, err
@@ -113,7 +123,7 @@ func connect(ctx context.Context, cfg server.Config) (*session, error) {
 		srv.Close()
 		return nil, err
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "tmux-mcp-cli", Version: cfg.Version}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "tmux-mcp-cli", Version: cfg.Version}, co)
 	cs, err := client.Connect(ctx, ct, nil)
 	if err != nil {
 		srv.Close()

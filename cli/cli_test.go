@@ -50,7 +50,7 @@ func TestToolsSummaries(t *testing.T) {
 }
 
 func TestLookup(t *testing.T) {
-	for _, name := range []string{"call", "demo", "doctor", "tools"} {
+	for _, name := range []string{"call", "demo", "doctor", "tools", "watch"} {
 		c := Lookup(name)
 		if c == nil || c.Name != name {
 			t.Fatalf("Lookup(%q) = %v", name, c)
@@ -62,7 +62,7 @@ func TestLookup(t *testing.T) {
 	if a, b := Lookup("call"), Lookup("call"); a == b {
 		t.Fatal("Lookup returned the same command twice: its flags would be shared")
 	}
-	if List() != "call, demo, doctor, tools" {
+	if List() != "call, demo, doctor, tools, watch" {
 		t.Fatalf("List() = %q", List())
 	}
 }

@@ -666,6 +666,14 @@ func checkTmpdirFootprint(t *testing.T, tmpdir string, pid int) {
 			checkTapsDir(t, filepath.Join(tmpdir, e))
 			continue
 		}
+		if marksDir.MatchString(e) {
+			// The shell-mark files, shared by every instance of a
+			// version and kept on purpose (docs/shell-marks.md).
+			if fi, err := os.Lstat(filepath.Join(tmpdir, e)); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+				t.Errorf("%s: want a directory of mode 0700: %v", e, err)
+			}
+			continue
+		}
 		entries = append(entries, e)
 	}
 	name := regexp.MustCompile(fmt.Sprintf(`^tmux-mcp-%d-[^/]+$`, pid))
@@ -694,6 +702,9 @@ func checkTmpdirFootprint(t *testing.T, tmpdir string, pid int) {
 // tmux-mcp, the pipe-pane relays (a cat under the tmux server whose stdout
 // is a FIFO there; one per open pipe-pane) and pane programs (a shell
 // reading a command file).
+// marksDir names the directory of the shell-mark files.
+var marksDir = regexp.MustCompile(`^tmux-mcp-marks-[0-9]+-[0-9a-f]{8}$`)
+
 // tapsDir names the taps' directory of a tmux server.
 var tapsDir = regexp.MustCompile(`^tmux-mcp-taps-[0-9]+-[0-9a-f]{8}$`)
 

@@ -4,12 +4,17 @@ package gen
 
 import "encoding/json"
 import "fmt"
+import "reflect"
 import "regexp"
 import "sync"
 
 type GetPaneInfoOutput struct {
 	// Active corresponds to the JSON schema field "active".
 	Active bool `json:"active"`
+
+	// What the pane does, where known: from its shell's prompt marks (OSC 133) while
+	// tmux-mcp watches it.
+	Activity *GetPaneInfoOutputActivity `json:"activity,omitempty,omitzero"`
 
 	// AlternateScreen corresponds to the JSON schema field "alternateScreen".
 	AlternateScreen bool `json:"alternateScreen"`
@@ -46,6 +51,9 @@ type GetPaneInfoOutput struct {
 
 	// Index corresponds to the JSON schema field "index".
 	Index int `json:"index"`
+
+	// The last marked command's exit status.
+	LastExitStatus *int `json:"lastExitStatus,omitempty,omitzero"`
 
 	// Left corresponds to the JSON schema field "left".
 	Left int `json:"left"`
@@ -88,6 +96,40 @@ type GetPaneInfoOutput struct {
 
 	// WindowName corresponds to the JSON schema field "windowName".
 	WindowName string `json:"windowName"`
+}
+
+type GetPaneInfoOutputActivity string
+
+const GetPaneInfoOutputActivityAwaitingInput GetPaneInfoOutputActivity = "awaiting_input"
+const GetPaneInfoOutputActivityDead GetPaneInfoOutputActivity = "dead"
+const GetPaneInfoOutputActivityPrompt GetPaneInfoOutputActivity = "prompt"
+const GetPaneInfoOutputActivityRunning GetPaneInfoOutputActivity = "running"
+
+var enumValues_GetPaneInfoOutputActivity = []interface{}{
+	"prompt",
+	"running",
+	"awaiting_input",
+	"dead",
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (j *GetPaneInfoOutputActivity) UnmarshalJSON(value []byte) error {
+	var v string
+	if err := json.Unmarshal(value, &v); err != nil {
+		return err
+	}
+	var ok bool
+	for _, expected := range enumValues_GetPaneInfoOutputActivity {
+		if reflect.DeepEqual(v, expected) {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return fmt.Errorf("invalid value (expected one of %#v): %#v", enumValues_GetPaneInfoOutputActivity, v)
+	}
+	*j = GetPaneInfoOutputActivity(v)
+	return nil
 }
 
 type GetPaneInfoOutputExitSignal *string

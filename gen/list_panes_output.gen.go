@@ -4,12 +4,47 @@ package gen
 
 import "encoding/json"
 import "fmt"
+import "reflect"
 import "regexp"
 import "sync"
 
 type ListPanesOutput struct {
 	// Panes corresponds to the JSON schema field "panes".
 	Panes []PaneView `json:"panes"`
+}
+
+type ListPanesOutputPanesElemActivity string
+
+const ListPanesOutputPanesElemActivityAwaitingInput ListPanesOutputPanesElemActivity = "awaiting_input"
+const ListPanesOutputPanesElemActivityDead ListPanesOutputPanesElemActivity = "dead"
+const ListPanesOutputPanesElemActivityPrompt ListPanesOutputPanesElemActivity = "prompt"
+const ListPanesOutputPanesElemActivityRunning ListPanesOutputPanesElemActivity = "running"
+
+var enumValues_ListPanesOutputPanesElemActivity = []interface{}{
+	"prompt",
+	"running",
+	"awaiting_input",
+	"dead",
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (j *ListPanesOutputPanesElemActivity) UnmarshalJSON(value []byte) error {
+	var v string
+	if err := json.Unmarshal(value, &v); err != nil {
+		return err
+	}
+	var ok bool
+	for _, expected := range enumValues_ListPanesOutputPanesElemActivity {
+		if reflect.DeepEqual(v, expected) {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return fmt.Errorf("invalid value (expected one of %#v): %#v", enumValues_ListPanesOutputPanesElemActivity, v)
+	}
+	*j = ListPanesOutputPanesElemActivity(v)
+	return nil
 }
 
 type ListPanesOutputPanesElemExitSignal *string
@@ -38,6 +73,10 @@ type PaneView struct {
 	// Active corresponds to the JSON schema field "active".
 	Active bool `json:"active"`
 
+	// What the pane does, where known: from its shell's prompt marks (OSC 133) while
+	// tmux-mcp watches it.
+	Activity *ListPanesOutputPanesElemActivity `json:"activity,omitempty,omitzero"`
+
 	// Command corresponds to the JSON schema field "command".
 	Command string `json:"command"`
 
@@ -61,6 +100,9 @@ type PaneView struct {
 
 	// Index corresponds to the JSON schema field "index".
 	Index int `json:"index"`
+
+	// The last marked command's exit status.
+	LastExitStatus *int `json:"lastExitStatus,omitempty,omitzero"`
 
 	// Left corresponds to the JSON schema field "left".
 	Left int `json:"left"`

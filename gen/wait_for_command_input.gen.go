@@ -11,13 +11,19 @@ import "unicode/utf8"
 
 type WaitForCommandInput struct {
 	// From run_shell_command.
-	CommandID string `json:"commandId"`
+	CommandID *string `json:"commandId,omitempty,omitzero"`
 
 	// Keep corresponds to the JSON schema field "keep".
 	Keep WaitForCommandInputKeep `json:"keep,omitempty,omitzero"`
 
 	// MaxLines corresponds to the JSON schema field "maxLines".
 	MaxLines *int `json:"maxLines,omitempty,omitzero"`
+
+	// Next corresponds to the JSON schema field "next".
+	Next *bool `json:"next,omitempty,omitzero"`
+
+	// PaneID corresponds to the JSON schema field "paneId".
+	PaneID *string `json:"paneId,omitempty,omitzero"`
 
 	// StopForInput corresponds to the JSON schema field "stopForInput".
 	StopForInput bool `json:"stopForInput,omitempty,omitzero"`
@@ -64,18 +70,17 @@ func (j *WaitForCommandInput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &raw); err != nil {
 		return err
 	}
-	if _, ok := raw["commandId"]; raw != nil && !ok {
-		return fmt.Errorf("field commandId in WaitForCommandInput: required")
-	}
 	type Plain WaitForCommandInput
 	var plain Plain
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := waitForCommandInputPattern0().MatchString(string(plain.CommandID)); !matched {
-		return fmt.Errorf("field %s pattern match: must match %s", "CommandID", `^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`)
+	if plain.CommandID != nil {
+		if matched := waitForCommandInputPattern0().MatchString(string(*plain.CommandID)); !matched {
+			return fmt.Errorf("field %s pattern match: must match %s", "CommandID", `^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`)
+		}
 	}
-	if utf8.RuneCountInString(string(plain.CommandID)) > 32 {
+	if plain.CommandID != nil && utf8.RuneCountInString(string(*plain.CommandID)) > 32 {
 		return fmt.Errorf("field %s length: must be <= %d", "commandId", 32)
 	}
 	if v, ok := raw["keep"]; !ok || v == nil {
@@ -86,6 +91,11 @@ func (j *WaitForCommandInput) UnmarshalJSON(value []byte) error {
 	}
 	if plain.MaxLines != nil && 0 >= *plain.MaxLines {
 		return fmt.Errorf("field %s: must be > %v", "maxLines", 0)
+	}
+	if plain.PaneID != nil {
+		if matched := waitForCommandInputPattern1().MatchString(string(*plain.PaneID)); !matched {
+			return fmt.Errorf("field %s pattern match: must match %s", "PaneID", `^%\d+$`)
+		}
 	}
 	if v, ok := raw["stopForInput"]; !ok || v == nil {
 		plain.StopForInput = true
@@ -106,4 +116,5 @@ func (j *WaitForCommandInput) UnmarshalJSON(value []byte) error {
 // The schema's patterns, each compiled on its first use (see gen/internal/generate).
 var (
 	waitForCommandInputPattern0 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`) })
+	waitForCommandInputPattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%\d+$`) })
 )

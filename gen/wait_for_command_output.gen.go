@@ -10,7 +10,7 @@ import "sync"
 
 type WaitForCommandOutput struct {
 	// CommandID corresponds to the JSON schema field "commandId".
-	CommandID string `json:"commandId"`
+	CommandID *string `json:"commandId,omitempty,omitzero"`
 
 	// Pass to capture_since or a wait to read on from here.
 	Cursor WaitForCommandOutputCursor `json:"cursor"`
@@ -64,7 +64,7 @@ type WaitForCommandOutput struct {
 	ReturnedBytes int `json:"returnedBytes"`
 
 	// Shell corresponds to the JSON schema field "shell".
-	Shell string `json:"shell"`
+	Shell *string `json:"shell,omitempty,omitzero"`
 
 	// Signal corresponds to the JSON schema field "signal".
 	Signal WaitForCommandOutputSignal `json:"signal"`
@@ -167,9 +167,6 @@ func (j *WaitForCommandOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &raw); err != nil {
 		return err
 	}
-	if _, ok := raw["commandId"]; raw != nil && !ok {
-		return fmt.Errorf("field commandId in WaitForCommandOutput: required")
-	}
 	if _, ok := raw["cursor"]; raw != nil && !ok {
 		return fmt.Errorf("field cursor in WaitForCommandOutput: required")
 	}
@@ -215,9 +212,6 @@ func (j *WaitForCommandOutput) UnmarshalJSON(value []byte) error {
 	if _, ok := raw["returnedBytes"]; raw != nil && !ok {
 		return fmt.Errorf("field returnedBytes in WaitForCommandOutput: required")
 	}
-	if _, ok := raw["shell"]; raw != nil && !ok {
-		return fmt.Errorf("field shell in WaitForCommandOutput: required")
-	}
 	if _, ok := raw["signal"]; raw != nil && !ok {
 		return fmt.Errorf("field signal in WaitForCommandOutput: required")
 	}
@@ -232,8 +226,10 @@ func (j *WaitForCommandOutput) UnmarshalJSON(value []byte) error {
 	if err := json.Unmarshal(value, &plain); err != nil {
 		return err
 	}
-	if matched := waitForCommandOutputPattern0().MatchString(string(plain.CommandID)); !matched {
-		return fmt.Errorf("field %s pattern match: must match %s", "CommandID", `^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`)
+	if plain.CommandID != nil {
+		if matched := waitForCommandOutputPattern0().MatchString(string(*plain.CommandID)); !matched {
+			return fmt.Errorf("field %s pattern match: must match %s", "CommandID", `^cmd\.[0-9a-f]{8}\.[1-9][0-9]*$`)
+		}
 	}
 	if 0 > plain.DroppedLines {
 		return fmt.Errorf("field %s: must be >= %v", "droppedLines", 0)

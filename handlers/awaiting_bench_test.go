@@ -32,7 +32,7 @@ func BenchmarkRunShellCommandAwaitingInput(b *testing.B) {
 		if _, err := h.SendKeys(ctx, gen.SendKeysInput{PaneID: pane, Keys: []any{map[string]any{"text": "y"}, map[string]any{"key": "Enter"}}}); err != nil {
 			b.Fatal(err)
 		}
-		if w, err := h.WaitForCommand(ctx, gen.WaitForCommandInput{CommandID: out.CommandID, TimeoutMs: 20000}); err != nil || w.Outcome != gen.WaitForCommandOutputOutcomeCompleted {
+		if w, err := h.WaitForCommand(ctx, gen.WaitForCommandInput{CommandID: &out.CommandID, TimeoutMs: 20000}); err != nil || w.Outcome != gen.WaitForCommandOutputOutcomeCompleted {
 			b.Fatalf("%v %v", w.Outcome, err)
 		}
 	}

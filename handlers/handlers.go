@@ -10,6 +10,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/echo"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/framed"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/inputwait"
+	"github.com/tmux-mcp/tmux-mcp/handlers/internal/shellmarks"
 	"github.com/tmux-mcp/tmux-mcp/handlers/internal/waiting"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
@@ -23,6 +24,9 @@ type Limits struct {
 	// StartGrace: a program create_* starts that exits within this of its
 	// exec is reported as one that could not start.
 	StartGrace time.Duration
+	// NoMarks: panes made with the default shell get no OSC 133
+	// prompt marks (package shellmarks).
+	NoMarks bool
 }
 
 // DefaultLimits are the server defaults of DESIGN §4.
@@ -42,13 +46,15 @@ type Handlers struct {
 	// shutdown ends when the server is stopping: waits end as cancelled.
 	shutdown context.Context
 	execs    execSeen // pane processes seen to have exec'd (cwdUnknown)
+	marks    *shellmarks.Installer
 }
 
 // New returns Handlers that talk to tmux through client and read pane
 // output through hub. Waits in flight end early when shutdown is done.
 func New(shutdown context.Context, client *tmuxctl.Client, hub *live.Hub, limits Limits) *Handlers {
 	echoes, input := echo.NewBook(), inputwait.New(client)
-	return &Handlers{tmux: client, hub: hub, exits: hub.Exits(), echo: echoes, commands: framed.New(client, hub, echoes, input), input: input, limits: limits, shutdown: shutdown}
+	return &Handlers{tmux: client, hub: hub, exits: hub.Exits(), echo: echoes, commands: framed.New(client, hub, echoes, input), input: input, limits: limits, shutdown: shutdown,
+		marks: shellmarks.NewInstaller("")}
 }
 
 // lines returns the line limit for a request that asked for max (nil: the

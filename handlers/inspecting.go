@@ -143,7 +143,10 @@ func (h *Handlers) GetPaneInfo(ctx context.Context, in gen.GetPaneInfoInput) (ge
 		return gen.GetPaneInfoOutput{}, h.explain(ctx, err)
 	}
 	own, inTmux := h.tmux.Self() // p exists, so its id says whether it is ours
+	activity, last := h.paneActivity(p.ID, p.Dead)
 	return gen.GetPaneInfoOutput{
+		Activity:        activityOf[gen.GetPaneInfoOutputActivity](activity),
+		LastExitStatus:  last,
 		PaneID:          string(p.ID),
 		Index:           p.Index,
 		Active:          p.Active,

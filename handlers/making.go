@@ -152,6 +152,10 @@ type launched struct {
 // gets ("" for a new session), where the program is looked for first.
 func (h *Handlers) launch(ctx context.Context, in tmuxctl.SessionID, spawn tmuxctl.Spawn, kind string, create func(context.Context, tmuxctl.Spawn) (tmuxctl.Created, error)) (launched, error) {
 	nonce := tmuxctl.Nonce(12)
+	if len(spawn.Argv) == 0 && !h.limits.NoMarks {
+		// A pane that fails to get its marks still gets its shell.
+		spawn.ShellMarks, _ = h.marks.Install()
+	}
 	created, start, err := h.tmux.CreateGated(ctx, in, spawn, nonce, create)
 	if err != nil {
 		return launched{}, h.explain(ctx, err)

@@ -129,9 +129,12 @@ func (h *Handlers) shellRequest(ctx context.Context, id tmuxctl.PaneID, command 
 // WaitForCommand waits for a command run_shell_command typed, or returns
 // its stored result if it already ended.
 func (h *Handlers) WaitForCommand(ctx context.Context, in gen.WaitForCommandInput) (gen.WaitForCommandOutput, error) {
-	c, ok := h.commands.Find(in.CommandID)
+	if in.CommandID == nil || in.PaneID != nil {
+		return h.waitForPaneCommand(ctx, in) // panecommand.go
+	}
+	c, ok := h.commands.Find(*in.CommandID)
 	if !ok {
-		return gen.WaitForCommandOutput{}, h.commands.ErrUnknown(in.CommandID)
+		return gen.WaitForCommandOutput{}, h.commands.ErrUnknown(*in.CommandID)
 	}
 	cut := h.cutRequest(keepPart(in.Keep, gen.WaitForCommandInputKeepHead, gen.WaitForCommandInputKeepBoth), in.MaxLines)
 	var out gen.RunShellCommandOutput

@@ -38,6 +38,9 @@ type Config struct {
 	MaxLines    int           // most lines of pane text in one result
 	MaxBytes    int           // most bytes of text in one result
 	StartGrace  time.Duration // a program that exits within this did not start
+	// NoShellMarks: panes made with the default shell get no OSC 133
+	// prompt marks (docs/shell-marks.md).
+	NoShellMarks bool
 
 	// Pane streams.
 	StreamBuffer int           // bytes of output kept per watched pane
@@ -153,7 +156,7 @@ func (c Config) selection() (tools.Selection, error) {
 }
 
 func (c Config) limits() handlers.Limits {
-	return handlers.Limits{WaitCeiling: c.WaitCeiling, MaxLines: c.MaxLines, MaxBytes: c.MaxBytes, StartGrace: c.StartGrace}
+	return handlers.Limits{WaitCeiling: c.WaitCeiling, MaxLines: c.MaxLines, MaxBytes: c.MaxBytes, StartGrace: c.StartGrace, NoMarks: c.NoShellMarks}
 }
 
 func (c Config) liveOptions(tier tools.Class) live.Options {

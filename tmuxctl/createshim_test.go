@@ -25,7 +25,7 @@ func TestCreateShimMarksExec(t *testing.T) {
 		{[]string{"/bin/echo", "there"}, true, "there\n"},
 		{[]string{"no-such-program-tmux-mcp"}, false, ""},
 	} {
-		args := append([]string{"-c", createShim, RunnerName, gate, "n0nce"}, c.argv...)
+		args := append([]string{"-c", createShim, RunnerName, gate, "n0nce", ""}, c.argv...)
 		out, _ := exec.Command("/bin/sh", args...).Output()
 		var s frame.Scanner
 		found := s.Scan(out)
@@ -58,7 +58,7 @@ func TestCreateShimDefaultCommand(t *testing.T) {
 		"echo \"$TMUX_MCP_T-ok\" 'it''s' '#(x)'": "yes-ok its #(x)\n",
 		"echo one\necho two":                     "one\ntwo\n",
 	} {
-		cmd := exec.Command("/bin/sh", "-c", createShim, RunnerName, gateFile(t, "1\n"+payload), "n0nce")
+		cmd := exec.Command("/bin/sh", "-c", createShim, RunnerName, gateFile(t, "1\n"+payload), "n0nce", "")
 		cmd.Env = append(os.Environ(), "SHELL=/bin/sh", "TMUX_MCP_T=yes")
 		out, err := cmd.Output()
 		if err != nil {
@@ -80,7 +80,7 @@ func TestGateGivenUp(t *testing.T) {
 		for name, args := range map[string][]string{
 			"execShim":   {"-c", execShim, RunnerName, gate, "echo", "ran"},
 			"ackShim":    {"-c", ackShim, RunnerName, gate, missing, "n0nce", "echo", "ran"},
-			"createShim": {"-c", createShim, RunnerName, gate, "n0nce", "echo", "ran"},
+			"createShim": {"-c", createShim, RunnerName, gate, "n0nce", "", "echo", "ran"},
 		} {
 			out, err := exec.Command("/bin/sh", args...).CombinedOutput()
 			var exit *exec.ExitError
@@ -98,7 +98,7 @@ func TestGateMessagesNameTheRunner(t *testing.T) {
 	for name, script := range map[string]string{"execShim": execShim, "createShim": createShim} {
 		args := []string{"-c", script, RunnerName, gate}
 		if name == "createShim" {
-			args = append(args, "n0nce")
+			args = append(args, "n0nce", "")
 		}
 		dir := t.TempDir() // a directory passes no check and cannot be exec'd
 		out, _ := exec.Command("/bin/sh", append(args, dir)...).CombinedOutput()

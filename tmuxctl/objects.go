@@ -349,6 +349,10 @@ type Spawn struct {
 	Argv []string          // run directly, never through a shell
 	Cwd  string            // start directory
 	Env  map[string]string // added to the pane's environment
+	// ShellMarks, for a pane with no Argv made by [Client.CreateGated],
+	// is a directory of shell-mark files (bash.sh, zsh/, marks.fish)
+	// that a login bash, zsh or fish is started with; "" for none.
+	ShellMarks string
 }
 
 // args returns the spawn flags and trailing command for new-session,

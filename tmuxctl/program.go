@@ -225,7 +225,8 @@ func (c *Client) CreateGated(ctx context.Context, in SessionID, s Spawn, nonce s
 	}
 	files.released[gateAck] = true
 	gated := s
-	gated.Argv = append([]string{"/bin/sh", "-c", createShim, RunnerName, files.path(gateGo), nonce}, s.Argv...)
+	gated.Argv = append([]string{"/bin/sh", "-c", createShim, RunnerName, files.path(gateGo), nonce, s.ShellMarks}, s.Argv...)
+	gated.ShellMarks = ""
 	created, err := create(ctx, gated)
 	if err != nil {
 		// tmux may have made the pane before the error (a cancelled call,
@@ -251,22 +252,40 @@ func (c *Client) CreateGated(ctx context.Context, in SessionID, s Spawn, nonce s
 }
 
 // createShim is the gating shell of [Client.CreateGated]: $0 is
-// [RunnerName], $1 the gate's FIFO, $2 the nonce, then the program's argv
-// (none: tmux's default, worked out as tmux's spawn.c does, except that
-// the login shell is asked for with -l rather than a "-" before its name,
-// which sh cannot set). The gate holds "1", a newline and tmux's
-// default-command. tmux sets SHELL in the pane to default-shell. The gate
-// is read by the shell itself (a redirected group, no child process), so
-// that the pane's foreground process stays sh until the program runs.
-var createShim = `nonce=$2 g= c= l= nl='
+// [RunnerName], $1 the gate's FIFO, $2 the nonce, $3 [Spawn.ShellMarks]
+// (or ""), then the program's argv (none: tmux's default, worked out as
+// tmux's spawn.c does, except that the login shell is asked for with -l
+// rather than a "-" before its name, which sh cannot set). The gate holds
+// "1", a newline and tmux's default-command. tmux sets SHELL in the pane
+// to default-shell. The gate is read by the shell itself (a redirected
+// group, no child process), so that the pane's foreground process stays
+// sh until the program runs.
+//
+// With shell marks, a login bash, zsh or fish is started the way terminal
+// shell integrations start one (docs/shell-marks.md): bash with
+// --init-file, which reads the login files itself (TMUX_MCP_LOGIN says
+// so); zsh with ZDOTDIR pointing at files that read the user's own
+// (TMUX_MCP_ZDOTDIR keeps the user's ZDOTDIR, TMUX_MCP_ZDOTDIR_SET whether
+// there was one); fish with an init command, which runs after its config.
+var createShim = `nonce=$2 m=$3 g= c= l= nl='
 '
 { IFS= read -r g; while IFS= read -r l; do c=$c$l$nl; done; c=$c$l; } 2>/dev/null <"$1"
 [ "$g" = 1 ] || exit 126
-shift 2
+shift 3
 if [ $# -eq 0 ]; then
-	if [ -n "$c" ]; then set -- "$SHELL" -c "$c"; else set -- "$SHELL" -l; fi
+	if [ -n "$c" ]; then set -- "$SHELL" -c "$c"
+	elif [ -n "$m" ] && [ -r "$m/bash.sh" ]; then
+		case ${SHELL##*/} in
+		bash) TMUX_MCP_LOGIN=1; export TMUX_MCP_LOGIN; set -- "$SHELL" --init-file "$m/bash.sh";;
+		zsh) TMUX_MCP_ZDOTDIR=${ZDOTDIR-} TMUX_MCP_ZDOTDIR_SET=${ZDOTDIR+1} ZDOTDIR=$m/zsh
+			export TMUX_MCP_ZDOTDIR TMUX_MCP_ZDOTDIR_SET ZDOTDIR; set -- "$SHELL" -l;;
+		fish) TMUX_MCP_MARKS=$m; export TMUX_MCP_MARKS
+			set -- "$SHELL" -l -C 'source "$TMUX_MCP_MARKS/marks.fish"';;
+		*) set -- "$SHELL" -l;;
+		esac
+	else set -- "$SHELL" -l; fi
 fi
-unset g c l nl
+unset g c l nl m
 case $1 in
 */*) [ -f "$1" ] && [ -x "$1" ];;
 *) command -v -- "$1" >/dev/null 2>&1;;

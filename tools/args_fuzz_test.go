@@ -39,7 +39,7 @@ var moreArgs = map[string][]string{
 	"run_shell_command": {`{"paneId":"%0","command":"printf '%s\\n' \"$x\"; cd /tmp\nexit 3","timeoutMs":5000,"maxLines":2,"force":true}`},
 	"start_program":     {`{"argv":["sh","-c","exit 7"],"waitMs":10000,"sessionName":"work","windowName":"w","keepPane":true,"cwd":"/","env":{"A":"b"},"width":100,"height":30}`},
 	"run_program":       {`{"argv":["seq","1","100"],"maxLines":2}`, `{"argv":["echo","hi"],"timeoutMs":5000,"keepPane":true,"sessionName":"s","cwd":"/","env":{"A":"b"},"width":100,"height":30}`},
-	"wait_for_command":  {`{"commandId":"cmd.0123abcd.12","timeoutMs":5000,"maxLines":2}`},
+	"wait_for_command":  {`{"commandId":"cmd.0123abcd.12","timeoutMs":5000,"maxLines":2}`, `{"paneId":"%0","next":true}`},
 	"wait_for_channel":  {`{"channel":"ch","timeout":0.5,"socket_name":null}`},
 	"signal_channel":    {`{"channel":"a_b.c:d-e","socket_name":"x"}`},
 	"select_layout":     {`{"windowId":"@0","layout":"8205,80x24,0,0{40x24,0,0,0,39x24,41,0,1}","force":true}`},

@@ -434,7 +434,7 @@ var Catalogue = []Tool{
 		Name:  "wait_for_input",
 		Title: "Wait for a program to ask for input",
 		Description: "Wait until the program in a pane waits for input (a question, password, REPL or shell " +
-			"prompt, a key in a full-screen program) or exits. Use it when you cannot know what it will " +
+			"prompt, a key in a TUI) or exits. Use it when you cannot know what it will " +
 			"print; wait_for_text when you can, wait_for_quiet for output to settle. Returns outcome, " +
 			"prompt, evidence, last lines.",
 		Class:   ReadOnly,
@@ -462,9 +462,9 @@ var Catalogue = []Tool{
 	{
 		Name:  "wait_for_command",
 		Title: "Wait for a shell command to end",
-		Description: "Wait again for a command run_shell_command started (commandId) and return the same result: " +
-			"outcome, exitStatus and its whole output. timed_out or awaiting_input: it still runs. After it " +
-			"ended it answers at once, and keep:\"head\" shows the start of a long output.",
+		Description: "Wait for a run_shell_command command (commandId) or one typed at a prompt-marking shell " +
+			"(paneId; next:true: the next) and return its result. timed_out or awaiting_input: it still runs. " +
+			"keep:\"head\": a long output's start.",
 		Class:   ReadOnly,
 		World:   Closed,
 		Toolset: Default,

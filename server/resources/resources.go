@@ -77,6 +77,7 @@ func (r *Resources) Register(s *mcp.Server) {
 			"Subscribe to be told, at most four times a second, when the pane prints.",
 		MIMEType: "text/plain",
 	}, r.readScreen)
+	r.registerState(s)
 }
 
 // A sessionsDoc is the JSON of tmux://sessions.
@@ -224,9 +225,13 @@ func (r *Resources) readScreen(ctx context.Context, req *mcp.ReadResourceRequest
 func (r *Resources) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
 	if uri == SessionsURI {
-		return fmt.Errorf("%s has no updates to subscribe to; subscribe to a pane's screen (%s)", uri, ScreenTemplate)
+		return fmt.Errorf("%s has no updates to subscribe to; subscribe to a pane's screen (%s) or state (%s)", uri, ScreenTemplate, StateTemplate)
 	}
+	state := stateURI.MatchString(uri)
 	p, err := paneOf(uri)
+	if state {
+		p, err = paneOfState(uri)
+	}
 	if err != nil {
 		return err
 	}
@@ -246,7 +251,14 @@ func (r *Resources) subscribe(ctx context.Context, req *mcp.SubscribeRequest) er
 		}
 		// What the pane printed before now is not news; taken before the
 		// reply, so nothing printed after it can be missed.
+		if state {
+			stream.Sync(ctx) // the marks another instance's tap kept
+		}
 		w = &watcher{r: r, uri: uri, stream: stream, seen: stream.End(), sessions: map[*mcp.ServerSession]bool{}, stop: make(chan struct{})}
+		if state {
+			w.key = stateKey
+			w.seenKey = stateKey(stream)
+		}
 		r.watchers[uri] = w
 		r.wg.Add(1)
 		go w.run()
@@ -317,6 +329,10 @@ type watcher struct {
 	sessions map[*mcp.ServerSession]bool // guarded by r.mu
 	stop     chan struct{}
 	ended    bool // guarded by r.mu
+	// key, for a state subscription, says what the subscriber is told
+	// about: an update comes when it changes, not when the pane prints.
+	key     func(*live.Stream) string
+	seenKey string // key at the last update (run's own)
 }
 
 // end stops the watcher; r.mu is held.
@@ -349,6 +365,18 @@ func (w *watcher) run() {
 			w.end()
 			w.r.mu.Unlock()
 			return
+		}
+		if w.key != nil {
+			if k := w.key(w.stream); k != w.seenKey {
+				w.seenKey = k
+				w.notify()
+			}
+			select {
+			case <-changed:
+			case <-w.stop:
+				return
+			}
+			continue
 		}
 		if w.stream.End() == w.seen {
 			select {

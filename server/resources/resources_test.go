@@ -55,8 +55,12 @@ func TestListed(t *testing.T) {
 		t.Fatalf("resources/list: %v %+v", err, list)
 	}
 	tl, err := cs.ListResourceTemplates(ctx, nil)
-	if err != nil || len(tl.ResourceTemplates) != 1 || tl.ResourceTemplates[0].URITemplate != resources.ScreenTemplate {
+	if err != nil || len(tl.ResourceTemplates) != 2 {
 		t.Fatalf("resources/templates/list: %v %+v", err, tl)
+	}
+	got := map[string]bool{tl.ResourceTemplates[0].URITemplate: true, tl.ResourceTemplates[1].URITemplate: true}
+	if !got[resources.ScreenTemplate] || !got[resources.StateTemplate] {
+		t.Fatalf("resources/templates/list: %v, want %s and %s", got, resources.ScreenTemplate, resources.StateTemplate)
 	}
 }
 

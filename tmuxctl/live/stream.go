@@ -51,6 +51,7 @@ type Stream struct {
 	// markerSeq counts the markers ever seen, so a tap knows which of
 	// s.markers a reader has not been sent yet.
 	markerSeq int64
+	shell     shellTracker  // what the shell's marks (OSC 133) said
 	changed   chan struct{} // closed and replaced on every change
 	dead      bool          // the pane's program ended or the pane closed
 	failure   Failure
@@ -208,11 +209,7 @@ func (s *Stream) appendOutput(raw []byte) {
 		s.appendText(raw[prev:m.End])
 		prev = m.End
 		m.Offset = s.ring.End()
-		if len(s.markers) == 64 {
-			s.markers = s.markers[1:]
-		}
-		s.markers = append(s.markers, m.Marker)
-		s.markerSeq++
+		s.keepMarkerLocked(m.Marker)
 	}
 	s.appendText(raw[prev:])
 	s.lastData = time.Now()

@@ -427,11 +427,7 @@ func (s *Stream) applyTap(kind byte, body []byte) (ended bool) {
 		if json.Unmarshal(body, &m) != nil {
 			return false
 		}
-		if len(s.markers) == 64 {
-			s.markers = s.markers[1:]
-		}
-		s.markers = append(s.markers, m)
-		s.markerSeq++
+		s.keepMarkerLocked(m)
 	case tapEnd:
 		return true
 	default:

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+)
+
+// markingRC makes bash mark its prompts and commands with OSC 133.
+const markingRC = `PS1='\[\e]133;A\a\]$ \[\e]133;B\a\]'
+PS0='\e]133;C\a'
+PROMPT_COMMAND='printf "\033]133;D;%s\007" $?'
+`
+
+// watch prints its lines as the events happen: the pane is watched, a
+// typed command ends with its status, a pattern is printed, and the
+// shell exits; each line comes before the next event is caused.
+func TestWatchLines(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("needs bash")
+	}
+	rc := filepath.Join(t.TempDir(), "rc")
+	if err := os.WriteFile(rc, []byte(markingRC), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sock := tmuxtest.Server(t)
+	tmuxtest.Run(t, sock, "split-window", "-d", "-t", "%0", bash, "--rcfile", rc, "--noprofile", "-i")
+	r, w := io.Pipe()
+	c := Lookup("watch")
+	c.match = "needle"
+	cfg := testConfig()
+	cfg.SocketPath = sock
+	env := Env{Config: cfg, Args: []string{"%1"}, Stdout: w, Stderr: io.Discard}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	go func() { done <- runWatch(ctx, c, env); w.Close() }()
+	lines := bufio.NewScanner(r)
+	next := func(want ...string) string {
+		t.Helper()
+		got := make(chan string, 1)
+		go func() {
+			if lines.Scan() {
+				got <- lines.Text()
+			}
+			close(got)
+		}()
+		select {
+		case line := <-got:
+			for _, wl := range want {
+				if line == wl {
+					return line
+				}
+			}
+			t.Fatalf("line %q, want one of %q", line, want)
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no line, want %q", want)
+		}
+		return ""
+	}
+	// Whether bash has printed its first prompt yet decides the first
+	// line's activity.
+	next(`%1 watching`, `%1 watching activity="prompt"`)
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "(exit 7)", "Enter")
+	next(`%1 command_ended status="7"`)
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "echo nee''dle; true", "Enter")
+	// Two paths (the text, the marks): either may print first.
+	both := []string{`%1 matched text="needle"`, `%1 command_ended status="0"`}
+	if next(both...) == next(both...) {
+		t.Fatalf("the same line twice, want %q", both)
+	}
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "exit 3", "Enter")
+	next(`%1 exited status="3"`)
+	cancel()
+	if got := <-done; got != exitOK {
+		t.Fatalf("watch ended with %d", got)
+	}
+}
