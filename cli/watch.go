@@ -18,7 +18,8 @@ import (
 // runWatch follows panes and prints one line per event, each as it
 // happens, until interrupted: a command a marking shell ran ended (from
 // the pane's state resource, whose updates say when), the pane's program
-// exited (wait_for_exit), and with --match a pattern was printed
+// waits for input (wait_for_input), it exited (wait_for_exit), and with
+// --match a pattern was printed
 // (wait_for_text, from cursor to cursor, so no output is skipped). The
 // first line per pane says it is watched: what comes after it is news.
 func runWatch(ctx context.Context, c *Command, env Env) int {
@@ -32,7 +33,7 @@ func runWatch(ctx context.Context, c *Command, env Env) int {
 			return exitUsage
 		}
 	}
-	cfg := env.Config.WithTool("wait_for_exit").WithTool("wait_for_text")
+	cfg := env.Config.WithTool("wait_for_exit").WithTool("wait_for_text").WithTool("wait_for_input").WithTool("capture_since")
 	updates := make(chan string, 256)
 	s, err := connectWith(ctx, cfg, &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
@@ -70,6 +71,8 @@ func runWatch(ctx context.Context, c *Command, env Env) int {
 	for _, p := range env.Args {
 		wg.Add(1)
 		go func() { defer wg.Done(); watchExit(ctx, s, p, out) }()
+		wg.Add(1)
+		go func() { defer wg.Done(); watchInput(ctx, s, p, out) }()
 		if c.match != "" {
 			wg.Add(1)
 			go func() { defer wg.Done(); watchMatch(ctx, s, p, c.match, out) }()
@@ -133,6 +136,48 @@ func watchExit(ctx context.Context, s *session, p string, out *eventWriter) {
 			out.event(p, "gone", "", "")
 			return
 		case "cancelled":
+			return
+		}
+	}
+}
+
+// watchInput says each time pane p's program starts waiting for input,
+// with its prompt (wait_for_input), then waits for the pane to print again
+// (the answer's echo, or more output) before it looks for the next one. A
+// shell at a prompt it marks is left to command_ended, which says more.
+func watchInput(ctx context.Context, s *session, p string, out *eventWriter) {
+	uri := resources.StateURI(tmuxctl.PaneID(p))
+	for ctx.Err() == nil {
+		var r struct {
+			Outcome string  `json:"outcome"`
+			Prompt  *string `json:"prompt"`
+			Program *string `json:"program"`
+			Cursor  *string `json:"cursor"`
+		}
+		if !callInto(ctx, s, "wait_for_input", map[string]any{"paneId": p, "timeoutMs": 3_600_000}, &r) {
+			return
+		}
+		switch r.Outcome {
+		case "timed_out":
+			continue
+		case "awaiting_input":
+		default:
+			return // it exited or went: watchExit says so
+		}
+		if st, err := readState(ctx, s, uri); err != nil || st.Activity != "prompt" {
+			prompt := ""
+			if r.Prompt != nil {
+				prompt = *r.Prompt
+			} else if r.Program != nil {
+				prompt = *r.Program
+			}
+			out.event(p, "awaiting_input", "prompt", prompt)
+		}
+		if r.Cursor == nil {
+			return // a pane piped by someone else: no stream to follow
+		}
+		// The next look starts after the pane prints again.
+		if !callInto(ctx, s, "capture_since", map[string]any{"paneId": p, "cursor": *r.Cursor, "waitMs": 3_600_000}, &struct{}{}) {
 			return
 		}
 	}

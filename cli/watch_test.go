@@ -83,3 +83,53 @@ func TestWatchLines(t *testing.T) {
 		t.Fatalf("watch ended with %d", got)
 	}
 }
+
+// watch says when a pane's program stops to ask, with its question, and
+// asks again only after the pane has printed since.
+func TestWatchSaysWhenInputIsWanted(t *testing.T) {
+	sock := tmuxtest.Server(t)
+	tmuxtest.Run(t, sock, "split-window", "-d", "-t", "%0", "sh", "-c",
+		`printf 'Overwrite config? [y/N] '; read a; echo "got $a"; sleep 60`)
+	r, w := io.Pipe()
+	cfg := testConfig()
+	cfg.SocketPath = sock
+	env := Env{Config: cfg, Args: []string{"%1"}, Stdout: w, Stderr: io.Discard}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	go func() { done <- runWatch(ctx, Lookup("watch"), env); w.Close() }()
+	lines := make(chan string)
+	go func() {
+		s := bufio.NewScanner(r)
+		for s.Scan() {
+			lines <- s.Text()
+		}
+		close(lines)
+	}()
+	next := func() string {
+		t.Helper()
+		select {
+		case line := <-lines:
+			return line
+		case <-time.After(30 * time.Second):
+			t.Fatal("no line")
+		}
+		return ""
+	}
+	if line := next(); line != `%1 watching` {
+		t.Fatalf("first line %q", line)
+	}
+	if line, want := next(), `%1 awaiting_input prompt="Overwrite config? [y/N]"`; line != want {
+		t.Fatalf("line %q, want %q", line, want)
+	}
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "y", "Enter")
+	// The program sleeps now: no second question may come.
+	select {
+	case line := <-lines:
+		t.Fatalf("after the answer: %q", line)
+	case <-time.After(2 * time.Second):
+	}
+	cancel()
+	if got := <-done; got != exitOK {
+		t.Fatalf("watch ended with %d", got)
+	}
+}
