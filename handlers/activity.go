@@ -5,9 +5,31 @@
 package handlers
 
 import (
+	"context"
+
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/frame"
 )
+
+// paneActivityNow is paneActivity for one pane, with the input engine's
+// look when its shell says a command runs: "awaiting_input" when that
+// command waits for input. get_pane_info pays for the look (a tmux round
+// trip and /proc reads, 50 ms more when the first look says waiting);
+// list_panes does not.
+func (h *Handlers) paneActivityNow(ctx context.Context, p tmuxctl.PaneID, dead bool) (activity string, lastStatus *int) {
+	activity, lastStatus = h.paneActivity(p, dead)
+	if activity != "running" {
+		return activity, lastStatus
+	}
+	s := h.hub.Watching(p)
+	if s == nil {
+		return activity, lastStatus
+	}
+	if look, err := h.input.Check(ctx, p, s.QuietFor()); err == nil && look.Waiting && !look.Dead {
+		activity = "awaiting_input"
+	}
+	return activity, lastStatus
+}
 
 // paneActivity returns the activity of pane p ("" when unknown: see
 // live.ShellState.Activity) and the exit status of the last command its

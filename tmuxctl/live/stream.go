@@ -197,6 +197,14 @@ func (s *Stream) Hold() (release func()) {
 	}
 }
 
+// QuietFor is how long the pane has printed nothing the stream has read
+// (since the stream began, if it has read nothing).
+func (s *Stream) QuietFor() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Since(s.lastData)
+}
+
 // appendOutput adds raw pane output as it came from tmux.
 func (s *Stream) appendOutput(raw []byte) {
 	s.mu.Lock()
