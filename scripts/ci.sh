@@ -12,7 +12,8 @@
 #      ../shared/tmux-src (beside the checkout) and cached (no -race there:
 #      step 3 has it, and this step is about what differs between versions);
 #      on every version also tmuxctl's native-client tests (its equivalence
-#      with the tmux binary among them), and on one version ($exec_version)
+#      with the tmux binary among them) and wait_for_input's corpus of
+#      programs that wait for input and programs that do not, and on one version ($exec_version)
 #      the goldens once more with the tmux binary forced
 #      (TMUX_MCP_TMUX_CLIENT=exec) and every tool on go-sdk's own typed
 #      path instead of tools/callpath (TMUX_MCP_SDK_CALLS=1); and on one
@@ -53,6 +54,9 @@ matrix_run='TestScripts|TestStress|TestInstances|TestLeftover'
 matrix_pkgs='. ./e2e'
 # tmuxctl's tests of the native client against the binary, for every version.
 native_run='TestNative|TestExecTransport'
+# wait_for_input's corpus of prompting and busy programs, and get_pane_info's
+# awaiting_input, on every version (issue 31 asks for them on the matrix).
+input_run='TestCorpus|TestPaneInfoSaysAwaitingInput'
 # The version whose goldens also run with the tmux binary forced.
 exec_version=3.5a
 # The version whose goldens also run without taps and without /proc (the
@@ -199,6 +203,10 @@ else
 		part "tmux $v: go test -run '$native_run' ./tmuxctl"
 		TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v (native client against the binary)" \
 			-count=1 -timeout "$matrix_timeout" -run "$native_run" ./tmuxctl
+		done_part
+		part "tmux $v: go test -run '$input_run' ./handlers/..."
+		TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v (programs that wait for input)" \
+			-count=1 -timeout "$matrix_timeout" -run "$input_run" ./handlers/...
 		done_part
 		if [ "$v" = "$exec_version" ]; then
 			part "tmux $v: go test -run TestScripts . with TMUX_MCP_TMUX_CLIENT=exec TMUX_MCP_SDK_CALLS=1"
