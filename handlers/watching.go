@@ -157,6 +157,12 @@ func (h *Handlers) WaitForText(ctx context.Context, in gen.WaitForTextInput) (ge
 		note(ctx, wording.NoteNoStream(err))
 		return w.notWatched(ctx, gen.WaitForTextOutputOutcomeNoStream), nil
 	case waiting.OpenFailed:
+		if seen, piped := w.LookedFirst(); seen && isNotFound(err) { // it went after the first look
+			if piped {
+				note(ctx, wording.NoteScreenWatch(&tmuxctl.PipeTakenError{Pane: pane}))
+			}
+			return w.screenResult(ctx, gen.WaitForTextOutputOutcomePaneDied, ""), nil
+		}
 		return gen.WaitForTextOutput{}, h.explain(ctx, err)
 	}
 	sctx, cancel := w.Setup()
@@ -358,6 +364,12 @@ func (h *Handlers) WaitForQuiet(ctx context.Context, in gen.WaitForQuietInput) (
 		note(ctx, wording.NoteNoStream(err))
 		return w.notWatched(ctx, gen.WaitForQuietOutputOutcomeNoStream), nil
 	case waiting.OpenFailed:
+		if seen, piped := w.LookedFirst(); seen && isNotFound(err) { // it went after the first look
+			if piped {
+				note(ctx, wording.NoteScreenWatch(&tmuxctl.PipeTakenError{Pane: pane}))
+			}
+			return w.screenResult(ctx, gen.WaitForQuietOutputOutcomePaneDied), nil
+		}
 		return gen.WaitForQuietOutput{}, h.explain(ctx, err)
 	}
 	return w.run(ctx, s, start), nil

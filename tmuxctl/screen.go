@@ -19,11 +19,12 @@ type ScreenGrab struct {
 	Height    int      // visible rows (pane_height)
 	Alternate bool     // a full-screen program's alternate screen is showing
 	Dead      bool     // the pane's program has ended (kept by remain-on-exit)
+	Piped     bool     // the pane has a pipe-pane (anyone's)
 }
 
 // screenFormat is what GrabScreen asks display-message for: numbers and
 // flags only, so the line cannot be confused with pane text.
-const screenFormat = "#{history_size} #{history_limit} #{pane_height} #{alternate_on} #{pane_dead}"
+const screenFormat = "#{history_size} #{history_limit} #{pane_height} #{alternate_on} #{pane_dead} #{pane_pipe}"
 
 // GrabScreen captures pane p's visible screen and up to lookback rows of
 // its history (wrapped lines joined), for watching a pane whose output
@@ -51,11 +52,11 @@ func parseScreenGrab(out string) (ScreenGrab, error) {
 		body, info = out[:i], out[i+1:]
 	}
 	var g ScreenGrab
-	var alt, dead int
-	if _, err := fmt.Sscanf(info, "%d %d %d %d %d", &g.History, &g.Limit, &g.Height, &alt, &dead); err != nil {
+	var alt, dead, piped int
+	if _, err := fmt.Sscanf(info, "%d %d %d %d %d %d", &g.History, &g.Limit, &g.Height, &alt, &dead, &piped); err != nil {
 		return ScreenGrab{}, fmt.Errorf("capture-pane: reading the pane's size %q: %w", info, err)
 	}
-	g.Alternate, g.Dead = alt == 1, dead == 1
+	g.Alternate, g.Dead, g.Piped = alt == 1, dead == 1, piped == 1
 	if body != "" || g.Height > 0 {
 		g.Rows = strings.Split(body, "\n")
 	}

@@ -16,8 +16,8 @@ func TestParseScreenGrab(t *testing.T) {
 		out  string
 		want ScreenGrab
 	}{
-		{"a\n\nb  \n\n5 2000 4 0 0\n", ScreenGrab{Rows: []string{"a", "", "b", ""}, History: 5, Limit: 2000, Height: 4}},
-		{"\n0 100 1 1 1\n", ScreenGrab{Rows: []string{""}, Limit: 100, Height: 1, Alternate: true, Dead: true}},
+		{"a\n\nb  \n\n5 2000 4 0 0 0\n", ScreenGrab{Rows: []string{"a", "", "b", ""}, History: 5, Limit: 2000, Height: 4}},
+		{"\n0 100 1 1 1 1\n", ScreenGrab{Rows: []string{""}, Limit: 100, Height: 1, Alternate: true, Dead: true, Piped: true}},
 	}
 	for _, tt := range tests {
 		got, err := parseScreenGrab(tt.out)

@@ -37,6 +37,16 @@ func (w *Watch) LookFirst(client *tmuxctl.Client, cursor *string) {
 	}
 }
 
+// LookedFirst says whether LookFirst saw the pane: it was there when the
+// call began, so a pane not found later went during the wait. piped says
+// whether it had a pipe then (not this server's: it streamed none).
+func (w *Watch) LookedFirst() (seen, piped bool) {
+	if w.early == nil {
+		return false, false
+	}
+	return true, w.early.Last().Piped
+}
+
 // WatchScreen starts watching the pane's screen, within the wait's setup
 // time: the first look, which everything later is compared with — the one
 // LookFirst took at the start of the call, if it did.
