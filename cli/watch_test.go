@@ -4,35 +4,18 @@ import (
 	"bufio"
 	"context"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
-// markingRC makes bash mark its prompts and commands with OSC 133.
-const markingRC = `PS1='\[\e]133;A\a\]$ \[\e]133;B\a\]'
-PS0='\e]133;C\a'
-PROMPT_COMMAND='printf "\033]133;D;%s\007" $?'
-`
-
 // watch prints its lines as the events happen: the pane is watched, a
 // typed command ends with its status, a pattern is printed, and the
 // shell exits; each line comes before the next event is caused.
 func TestWatchLines(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("needs bash")
-	}
-	rc := filepath.Join(t.TempDir(), "rc")
-	if err := os.WriteFile(rc, []byte(markingRC), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	sock := tmuxtest.Server(t)
-	tmuxtest.Run(t, sock, "split-window", "-d", "-t", "%0", bash, "--rcfile", rc, "--noprofile", "-i")
+	tmuxtest.MarkingBash(t, sock)
 	r, w := io.Pipe()
 	c := Lookup("watch")
 	c.match = "needle"

@@ -2,9 +2,6 @@ package handlers
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -13,25 +10,11 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
-// markingRC makes bash mark its prompt and commands (OSC 133 A, B, C, D).
-const markingRC = `PS1='\[\e]133;A\a\]$ \[\e]133;B\a\]'
-PS0='\e]133;C\a'
-PROMPT_COMMAND='printf "\033]133;D;%s\007" $?'
-`
-
 // get_pane_info says awaiting_input while the command a marking shell
 // runs waits for input, and running while it works.
 func TestPaneInfoSaysAwaitingInput(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("needs bash")
-	}
-	rc := filepath.Join(t.TempDir(), "rc")
-	if err := os.WriteFile(rc, []byte(markingRC), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	h, _, sock := testHandlers(t, DefaultLimits, tmuxctl.Config{})
-	tmuxtest.Run(t, sock, "split-window", "-d", "-t", "%0", bash, "--rcfile", rc, "--noprofile", "-i")
+	tmuxtest.MarkingBash(t, sock)
 	ctx := context.Background()
 	if _, err := h.hub.Watch(ctx, "%1"); err != nil {
 		t.Fatal(err)

@@ -3,9 +3,6 @@ package resources_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -15,25 +12,11 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
-// markingRC makes bash mark its prompts and commands with OSC 133.
-const markingRC = `PS1='\[\e]133;A\a\]$ \[\e]133;B\a\]'
-PS0='\e]133;C\a'
-PROMPT_COMMAND='printf "\033]133;D;%s\007" $?'
-`
-
 // A subscriber to a pane's state is told when a command there starts and
 // ends, and reads its status.
 func TestStateSubscription(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("needs bash")
-	}
-	rc := filepath.Join(t.TempDir(), "rc")
-	if err := os.WriteFile(rc, []byte(markingRC), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	sock := tmuxtest.Server(t)
-	tmuxtest.Run(t, sock, "split-window", "-d", "-t", "%0", bash, "--rcfile", rc, "--noprofile", "-i")
+	tmuxtest.MarkingBash(t, sock)
 	cs, updates := connect(t, sock)
 	ctx := context.Background()
 	uri := resources.StateURI("%1")
