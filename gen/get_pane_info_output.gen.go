@@ -12,8 +12,8 @@ type GetPaneInfoOutput struct {
 	// Active corresponds to the JSON schema field "active".
 	Active bool `json:"active"`
 
-	// What the pane does, where known: from its shell's prompt marks (OSC 133) while
-	// tmux-mcp watches it.
+	// What the pane does, where known: from its shell's prompt marks (OSC 133), read
+	// while tmux-mcp watches it or by tmux 3.8.
 	Activity *GetPaneInfoOutputActivity `json:"activity,omitempty,omitzero"`
 
 	// AlternateScreen corresponds to the JSON schema field "alternateScreen".

@@ -73,8 +73,8 @@ type PaneView struct {
 	// Active corresponds to the JSON schema field "active".
 	Active bool `json:"active"`
 
-	// What the pane does, where known: from its shell's prompt marks (OSC 133) while
-	// tmux-mcp watches it.
+	// What the pane does, where known: from its shell's prompt marks (OSC 133), read
+	// while tmux-mcp watches it or by tmux 3.8.
 	Activity *ListPanesOutputPanesElemActivity `json:"activity,omitempty,omitzero"`
 
 	// Command corresponds to the JSON schema field "command".

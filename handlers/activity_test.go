@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -10,7 +11,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
-// get_pane_info says awaiting_input while the command a marking shell
+// get_pane_info and list_panes say awaiting_input while the command a marking shell
 // runs waits for input, and running while it works.
 func TestPaneInfoSaysAwaitingInput(t *testing.T) {
 	h, _, sock := testHandlers(t, DefaultLimits, tmuxctl.Config{})
@@ -19,15 +20,34 @@ func TestPaneInfoSaysAwaitingInput(t *testing.T) {
 	if _, err := h.hub.Watch(ctx, "%1"); err != nil {
 		t.Fatal(err)
 	}
+	// activity is what get_pane_info and list_panes say of %1, which
+	// must agree.
 	activity := func() string {
-		out, err := h.GetPaneInfo(ctx, gen.GetPaneInfoInput{PaneID: "%1"})
+		info, err := h.GetPaneInfo(ctx, gen.GetPaneInfoInput{PaneID: "%1"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out.Activity == nil {
-			return ""
+		list, err := h.ListPanes(ctx, gen.ListPanesInput{})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return string(*out.Activity)
+		inList := "not listed"
+		for _, p := range list.Panes {
+			if p.PaneID == "%1" {
+				inList = ""
+				if p.Activity != nil {
+					inList = string(*p.Activity)
+				}
+			}
+		}
+		inInfo := ""
+		if info.Activity != nil {
+			inInfo = string(*info.Activity)
+		}
+		if inInfo != inList {
+			return fmt.Sprintf("get_pane_info %q, list_panes %q", inInfo, inList)
+		}
+		return inInfo
 	}
 	await := func(want string) {
 		t.Helper()
@@ -53,4 +73,71 @@ func TestPaneInfoSaysAwaitingInput(t *testing.T) {
 	await("prompt")
 	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", `read -p "Name? " x`, "Enter")
 	await("awaiting_input")
+}
+
+// On tmux 3.8, which reads the shell's marks itself, get_pane_info and
+// list_panes say what a pane no instance watches is doing, and its last
+// command's status. Earlier versions skip: the marks reach tmux-mcp
+// there only through a watched pane's stream (the test above).
+func TestPaneInfoFromTmuxMarks(t *testing.T) {
+	h, client, sock := testHandlers(t, DefaultLimits, tmuxctl.Config{})
+	ctx := context.Background()
+	if v, err := client.Version(ctx); err != nil || !v.AtLeast(3, 8) {
+		t.Skipf("tmux %v reads no shell marks itself (3.8 does)", v)
+	}
+	tmuxtest.MarkingBash(t, sock)
+	// state is what both tools say of %1, which must agree.
+	state := func() string {
+		info, err := h.GetPaneInfo(ctx, gen.GetPaneInfoInput{PaneID: "%1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, err := h.ListPanes(ctx, gen.ListPanesInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		say := func(activity *string, status *int) string {
+			s := "-"
+			if activity != nil {
+				s = *activity
+			}
+			if status != nil {
+				s += fmt.Sprintf(" %d", *status)
+			}
+			return s
+		}
+		fromInfo := say((*string)(info.Activity), info.LastExitStatus)
+		fromList := "not listed"
+		for _, p := range list.Panes {
+			if p.PaneID == "%1" {
+				fromList = say((*string)(p.Activity), p.LastExitStatus)
+			}
+		}
+		if fromInfo != fromList {
+			return fmt.Sprintf("get_pane_info %q, list_panes %q", fromInfo, fromList)
+		}
+		return fromInfo
+	}
+	await := func(want string) {
+		t.Helper()
+		got := ""
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			if got = state(); got == want {
+				return
+			}
+		}
+		t.Fatalf("state %q, want %q", got, want)
+	}
+	await("prompt 0") // the rc file ends every command, and its start, with D
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "(exit 7)", "Enter")
+	await("prompt 7")
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "sleep 30", "Enter")
+	await("running")
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "C-c")
+	await("prompt 130")
+	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", `read -p "Name? " x`, "Enter")
+	await("awaiting_input")
+	if h.hub.Watching("%1") != nil {
+		t.Fatal("the pane was watched: its marks did not come from tmux alone")
+	}
 }

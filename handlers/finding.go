@@ -89,8 +89,9 @@ func (h *Handlers) ListPanes(ctx context.Context, in gen.ListPanesInput) (gen.Li
 	}
 	own, inTmux := h.tmux.Self() // a listed pane's id says whether it is ours
 	out := gen.ListPanesOutput{Panes: make([]gen.PaneView, len(panes))}
+	activities := h.panesActivity(ctx, panes)
 	for i, p := range panes {
-		activity, last := h.paneActivity(p.ID, p.Dead)
+		activity, last := activities[i].activity, activities[i].lastStatus
 		out.Panes[i] = gen.PaneView{
 			Activity:       activityOf[gen.ListPanesOutputPanesElemActivity](activity),
 			LastExitStatus: last,

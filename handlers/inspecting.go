@@ -143,7 +143,7 @@ func (h *Handlers) GetPaneInfo(ctx context.Context, in gen.GetPaneInfoInput) (ge
 		return gen.GetPaneInfoOutput{}, h.explain(ctx, err)
 	}
 	own, inTmux := h.tmux.Self() // p exists, so its id says whether it is ours
-	activity, last := h.paneActivityNow(ctx, p.ID, p.Dead)
+	activity, last := h.paneActivityNow(ctx, p.Pane)
 	return gen.GetPaneInfoOutput{
 		Activity:        activityOf[gen.GetPaneInfoOutputActivity](activity),
 		LastExitStatus:  last,

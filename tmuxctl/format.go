@@ -28,6 +28,7 @@ var plainVariables = map[string]bool{
 	"session_windows": true, "session_attached": true, "session_created": true,
 	"window_width": true, "window_height": true, "window_active": true, "window_panes": true,
 	"window_layout": true, "window_zoomed_flag": true, "buffer_size": true, "buffer_created": true,
+	"pane_last_prompt_time": true, "pane_command_running": true, "pane_command_status": true,
 }
 
 // split returns f's plain variables and the others, each in f's order.

@@ -68,6 +68,11 @@ type Pane struct {
 	PipeMark      string // its PipeOption: set when the pipe is a tmux-mcp stream's
 	HoldMark      string // its HoldOption: set while a tmux-mcp holds it for its exit
 	ServerPID     int    // the tmux server's process id
+	// What tmux itself learned from the shell's prompt marks (OSC 133):
+	// tmux 3.8 reads them; before 3.8 their formats expand to nothing.
+	ShellMarked   bool // tmux saw the shell mark a prompt or a command
+	CommandRuns   bool // a command the shell marked runs
+	CommandStatus *int // the exit status of the last one that ended
 }
 
 var sessionFormat = format{"session_id", "session_name", "session_windows", "session_attached",
@@ -107,7 +112,8 @@ func windowFrom(r map[string]string) Window {
 var paneFormat = format{"pane_id", "session_id", "session_name", "window_id", "window_index",
 	"window_name", "pane_left", "pane_top", "pane_index", "pane_active", "pane_width", "pane_height", "pane_title", "pane_current_command",
 	"pane_pid", "pane_current_path", "pane_dead", "pane_dead_status", "pane_dead_signal",
-	"pane_in_mode", "history_size", "pane_pipe", PipeOption, HoldOption, "pid"}
+	"pane_in_mode", "history_size", "pane_pipe", PipeOption, HoldOption, "pid",
+	"pane_last_prompt_time", "pane_command_running", "pane_command_status"}
 
 func paneFrom(r map[string]string) Pane {
 	p := Pane{
@@ -134,7 +140,12 @@ func paneFrom(r map[string]string) Pane {
 		PipeMark:    r[PipeOption],
 		HoldMark:    r[HoldOption],
 		ServerPID:   atoi(r["pid"]),
+		CommandRuns: r["pane_command_running"] == "1",
 	}
+	if n, err := strconv.Atoi(r["pane_command_status"]); err == nil {
+		p.CommandStatus = &n
+	}
+	p.ShellMarked = r["pane_last_prompt_time"] != "" || p.CommandRuns || p.CommandStatus != nil
 	if p.Dead {
 		if n, err := strconv.Atoi(r["pane_dead_signal"]); err == nil && n > 0 {
 			name := SignalName(n)
