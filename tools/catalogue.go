@@ -24,7 +24,7 @@ var Catalogue = []Tool{
 			"name, size, pane count and layout.",
 		Class:   ReadOnly,
 		World:   Closed,
-		Toolset: Default,
+		Toolset: Inspect,
 		bind:    bind((*handlers.Handlers).ListWindows),
 		Example: `{"sessionId":"$0"}`,
 	},

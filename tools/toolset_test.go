@@ -34,9 +34,8 @@ func TestDefaultToolsetIsTheEverydayJobs(t *testing.T) {
 			names = append(names, tool.Name)
 		}
 	}
-	// 25 since issue 31 made wait_for_input one of the everyday jobs.
-	if len(names) > 25 {
-		t.Errorf("the default toolset has %d tools, want at most 25: %v", len(names), names)
+	if len(names) > 24 {
+		t.Errorf("the default toolset has %d tools, want at most 24: %v", len(names), names)
 	}
 	everyday := append([]string{"run_shell_command", "run_program", "start_program", "send_keys", "paste_text",
 		"capture_pane", "list_panes", "search_panes", "create_session", "split_window"}, seedTools...)
