@@ -115,14 +115,18 @@ func (s *Server) announce(ctx context.Context, stderr io.Writer) {
 // at once: the client that asked has gone, so nothing waits for the text
 // or exit they wait for, and each answers cancelled with what it saw.
 // Calls that do not wait (send_keys, a capture, a kill) are work an agent
-// asked for, and take milliseconds: they get callGrace, from when the
-// server is ready, to finish and answer normally. What still runs then is cancelled, and what has not
+// asked for and take milliseconds, but on a loaded machine, with every
+// wait answering at the same moment, one tmux command can take over a
+// second (CI saw a capture sent with SIGINT cancelled after a grace of
+// one): they get callGrace, from when the server is ready, to finish and
+// answer normally. What still runs then is cancelled, and what has not
 // answered answerGrace later is dropped: longer than tmuxctl gives a
 // cancelled tmux child before killing it (half a second), so a call stuck
-// on a wedged tmux still answers. With a tmux that answers, waits answer
-// at once and the process exits as soon as the hub has cleaned up.
+// on a wedged tmux still answers. With a tmux that answers, the process
+// exits as soon as the calls have answered and the hub has cleaned up;
+// only a wedged tmux makes it take the whole four seconds.
 const (
-	callGrace   = time.Second
+	callGrace   = 3 * time.Second
 	answerGrace = time.Second
 )
 
