@@ -22,7 +22,20 @@ type asker struct {
 	w    *inputwait.Watcher
 	s    *live.Stream
 	seen int64 // the stream's end at the last look
+	late int   // looks that found the screen ahead of the stream
 }
+
+// lateLooks bounds the looks that may find the screen showing a question
+// the stream has not brought yet: on a loaded machine a pane's relay can
+// lag tmux's screen by more than the quiet period, and a result whose
+// output lacked the question would tell the agent nothing. A question
+// that never reaches the stream (one the filter reads differently) is
+// answered at the next look after these, a second later at most.
+const lateLooks = 3
+
+// streamTail is how much of the stream's newest text a look compares
+// with the screen.
+const streamTail = 1 << 10
 
 // asker returns an asker for stream s, or nil when on is false or the
 // book has no input engine.
@@ -50,6 +63,14 @@ func (a *asker) asks(ctx context.Context) (Asking, bool) {
 	l, err := a.w.Check(ctx)
 	if err != nil || !l.Waiting || l.Dead {
 		return Asking{}, false
+	}
+	if a.late < lateLooks {
+		tail, err := a.s.Read(max(a.s.End()-streamTail, 0))
+		if err == nil && !l.Screen.InStream(tail.Text) {
+			a.late++
+			a.w.Output() // the question is on its way: judge once it is here
+			return Asking{}, false
+		}
 	}
 	return Asking{Prompt: l.Prompt, Evidence: l.Evidence}, true
 }

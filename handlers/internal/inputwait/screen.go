@@ -32,6 +32,34 @@ func (s Screen) CursorAfterText() bool {
 	return strings.TrimSpace(before) != ""
 }
 
+// shownTail is how much of the cursor's row [Screen.InStream] looks for.
+const shownTail = 16
+
+// InStream reports whether text, the newest output a stream of the pane
+// holds, has reached what the screen shows where the cursor waits: its
+// last line holds the end of the text before the cursor (up to shownTail
+// runes of it, so that what a line editor redrew around it does not
+// matter). A full-screen program, or a cursor after no text, has nothing
+// to compare and is in the stream.
+func (s Screen) InStream(text []byte) bool {
+	if s.Alternate || !s.CursorAfterText() {
+		return true
+	}
+	before := []rune(s.Rows[s.CursorY])
+	if s.CursorX < len(before) {
+		before = before[:s.CursorX]
+	}
+	want := []rune(strings.TrimSpace(string(before)))
+	if len(want) > shownTail {
+		want = want[len(want)-shownTail:]
+	}
+	line := string(text)
+	if i := strings.LastIndexAny(line, "\r\n"); i >= 0 {
+		line = line[i+1:]
+	}
+	return strings.Contains(line, string(want))
+}
+
 // Prompt returns the question as the screen shows it: for a full-screen
 // program, its last non-empty row (a status or command line); else the
 // cursor's row when the cursor sits after text on it; else the last non-empty
