@@ -60,10 +60,16 @@ func TestWaitEffective(t *testing.T) {
 // the client's config completed by cfg (an observer, say), and the socket.
 func testHandlers(t testing.TB, limits Limits, cfg tmuxctl.Config) (*Handlers, *tmuxctl.Client, string) {
 	t.Helper()
+	return testHandlersWith(t, limits, cfg, live.Options{})
+}
+
+// testHandlersWith is testHandlers with the hub's options.
+func testHandlersWith(t testing.TB, limits Limits, cfg tmuxctl.Config, opts live.Options) (*Handlers, *tmuxctl.Client, string) {
+	t.Helper()
 	sock := tmuxtest.Server(t)
 	cfg.Binary, cfg.SocketPath = tmuxtest.Binary(), sock
 	client := tmuxctl.New(cfg)
-	hub, err := live.New(client, live.Options{})
+	hub, err := live.New(client, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

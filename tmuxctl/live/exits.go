@@ -103,7 +103,7 @@ func (t *ExitTracker) notify(p tmuxctl.PaneID) {
 // now and then misses a child's exit until it next reaps one, and with no
 // waiter asking, nothing else would make it.
 func (t *ExitTracker) loop() {
-	tick := time.NewTicker(unwatchedCheck)
+	tick := time.NewTicker(t.hub.opts.UnwatchedCheck)
 	defer tick.Stop()
 	for {
 		select {
@@ -118,7 +118,7 @@ func (t *ExitTracker) loop() {
 }
 
 // unwatchedCheck is how often started programs that nobody waits on are
-// checked for a missed exit.
+// checked for a missed exit, unless Options say otherwise.
 const unwatchedCheck = 2 * time.Second
 
 // checkUnwatched makes tmux reap, then handles any started program held

@@ -30,6 +30,10 @@ type Options struct {
 	// ([RunTap]), so that every instance shares the pane's stream. Empty:
 	// each stream is this instance's own, through a FIFO.
 	TapBinary string
+	// UnwatchedCheck is how often started programs nobody waits on are
+	// checked for an exit tmux missed (0: every 2 s). Tests that count
+	// the commands one call sends set it past their run.
+	UnwatchedCheck time.Duration
 }
 
 // A Hub owns the live state of one tmux server for this process: the pane
@@ -99,6 +103,9 @@ func New(c *tmuxctl.Client, o Options) (*Hub, error) {
 	}
 	if o.ExitGrace <= 0 {
 		o.ExitGrace = DefaultOptions.ExitGrace
+	}
+	if o.UnwatchedCheck <= 0 {
+		o.UnwatchedCheck = unwatchedCheck
 	}
 	pid := strconv.Itoa(os.Getpid())
 	dir, err := os.MkdirTemp("", instanceDirPrefix+pid+"-")
