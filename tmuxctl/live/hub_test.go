@@ -42,6 +42,23 @@ func waitText(t *testing.T, s *Stream, off int64, want string) Chunk {
 	}
 }
 
+// awaitEnd waits until stream s has received up to offset end.
+func awaitEnd(t *testing.T, s *Stream, end int64) {
+	t.Helper()
+	deadline := time.After(eventBound)
+	for {
+		changed := s.Changed()
+		if s.End() >= end {
+			return
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("stream of %s reached offset %d, want %d", s.Pane(), s.End(), end)
+		}
+	}
+}
+
 // client returns a command client for a new private tmux server.
 func client(t *testing.T) (*tmuxctl.Client, string) {
 	sock := tmuxtest.Server(t)
@@ -267,10 +284,14 @@ func TestStressMissedBytesExact(t *testing.T) {
 	off := s.End()
 	tmuxtest.Run(t, sock, "wait-for", "-S", "go")
 	tmuxtest.Run(t, sock, "wait-for", "printed")
-	// The last line is in the stream once its newline is.
+	// The last line is in the stream once its newline is. Waited for by
+	// the stream's end, not by reading the ring on every change: 8 MiB
+	// come in thousands of changes, and reading 1 MiB at each starved the
+	// relay on a loaded machine.
 	last := strings.Repeat("0", 1023-4) + "8191\n"
-	ch := waitText(t, s, off, last)
 	total := int64(lines * 1024)
+	awaitEnd(t, s, off+total)
+	ch := waitText(t, s, off, last)
 	if got := ch.End - off; got != total {
 		t.Fatalf("stream advanced %d bytes, want exactly %d", got, total)
 	}
