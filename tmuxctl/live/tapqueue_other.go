@@ -3,16 +3,17 @@
 package live
 
 import (
-	"io"
-	"net"
+	"errors"
+	"os"
+	"os/exec"
 	"syscall"
 )
 
-// acceptQueued takes nothing where a tap serves nobody (see checkPeer).
-func acceptQueued(*net.UnixListener) []*net.UnixConn { return nil }
-
-// pollable returns stdin as it is.
-func pollable(stdin io.Reader) io.Reader { return stdin }
-
 // writeNow writes nothing: the reader's server writes it all.
 func writeNow(syscall.RawConn, []byte) int { return 0 }
+
+// flock fails: no stream host runs here (see checkPeer).
+func flock(*os.File) error { return errors.ErrUnsupported }
+
+// execHost returns the command that would start the stream host.
+func execHost(bin string, args ...string) *exec.Cmd { return exec.Command(bin, args...) }
