@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"os"
 	"os/signal"
@@ -32,6 +33,10 @@ const HostWord = "host"
 // talk to each other's control socket: each version has its own host,
 // socket and lock (the reader's wire, ltxtap1, is the same for all).
 const hostProtoEnv = "TMUX_MCP_TEST_HOST_PROTO"
+
+// hostLogEnv, when set, names a file the stream host an instance starts
+// writes its errors to (by default it has no stderr).
+const hostLogEnv = "TMUX_MCP_HOST_LOG"
 
 // hostProtoDefault is the version of the host's control protocol ("new",
 // "drop") and of its relays' FIFOs.
@@ -103,6 +108,8 @@ type streamHost struct {
 	// fifoPrefix starts the names of its relays' FIFOs: "h<version>-".
 	fifoPrefix string
 
+	log *log.Logger // its stderr: nothing, unless TMUX_MCP_HOST_LOG names a file
+
 	mu     sync.Mutex
 	taps   map[[16]byte]*tap
 	ending bool
@@ -111,9 +118,14 @@ type streamHost struct {
 	conns   sync.WaitGroup // control and reader connections being dispatched
 }
 
+// hostExitOther is a host's exit status when another host of the same
+// server and version holds the lock: the instance that started it dials
+// that one.
+const hostExitOther = 3
+
 // RunHost runs the stream host whose command line (after [HostWord]) is
-// args and returns its exit status: 0 also when another host of the same
-// server and version already runs.
+// args and returns its exit status: hostExitOther when another host of
+// the same server and version already runs.
 func RunHost(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tmux-mcp host", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -131,10 +143,11 @@ func RunHost(args []string, stderr io.Writer) int {
 	signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE)
 	c := tmuxctl.New(tmuxctl.Config{Binary: *bin, SocketPath: *sock})
 	hs := newStreamHost(*listen, c.LiveOps(livekey.Key{}), *grace)
+	hs.log = log.New(stderr, fmt.Sprintf("tmux-mcp host %d: ", os.Getpid()), log.LstdFlags|log.Lmicroseconds)
 	lock, err := hs.lock()
 	if err != nil {
 		if errors.Is(err, errHostRuns) {
-			return 0
+			return hostExitOther
 		}
 		fmt.Fprintf(stderr, "tmux-mcp host: %v\n", err)
 		return 1
@@ -155,7 +168,9 @@ func RunHost(args []string, stderr io.Writer) int {
 		defer close(accepting)
 		hs.accept(ln)
 	}()
+	hs.log.Printf("listens on %s", hs.socket)
 	hs.awaitIdle(signals)
+	hs.log.Printf("ending")
 	// Ending: no new stream is taken (ending is set), the socket's name
 	// goes first so nobody new can connect, then the lock, so the next
 	// instance that needs a host can start one at once.
@@ -177,6 +192,7 @@ func RunHost(args []string, stderr io.Writer) int {
 		<-t.finished
 	}
 	os.Remove(hs.dir) // only if no other host's (or old tap's) file is there
+	hs.log.Printf("ended")
 	return 0
 }
 
@@ -184,7 +200,7 @@ func newStreamHost(socket string, ops tmuxctl.LiveOps, grace time.Duration) *str
 	proto := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(socket), "host"), tapSocketSuffix)
 	return &streamHost{
 		socket: socket, dir: filepath.Dir(socket), ops: ops, grace: grace, proto: proto, fifoPrefix: "h" + proto + "-",
-		taps: map[[16]byte]*tap{}, emptied: make(chan struct{}),
+		taps: map[[16]byte]*tap{}, emptied: make(chan struct{}), log: log.New(io.Discard, "", 0),
 	}
 }
 
@@ -457,6 +473,7 @@ func (hs *streamHost) newStream(gen [16]byte, buffer int, idle time.Duration) (s
 	hs.mu.Unlock()
 	go func() {
 		t.run(r)
+		hs.log.Printf("stream %x of pane %s ended: %s", gen[:4], t.pane, t.why)
 		hs.mu.Lock()
 		delete(hs.taps, gen)
 		if len(hs.taps) == 0 {
@@ -530,7 +547,7 @@ func (h *Hub) hostCallNoStart(ctx context.Context, words ...string) ([]string, e
 func (h *Hub) callHost(ctx context.Context, start bool, words []string) ([]string, error) {
 	socket := hostSocket(h.client.SocketPath(), h.proto)
 	deadline := time.Now().Add(hostStartPatience)
-	var started chan struct{} // closed when the host this call started exits
+	var started chan int // gets the exit status of the host this call started
 	starts := 0
 	pause := tapDialStep
 	for {
@@ -550,15 +567,19 @@ func (h *Hub) callHost(ctx context.Context, start bool, words []string) ([]strin
 			// An ending host: the next one starts once it has gone.
 		} else if start {
 			select {
-			case <-started:
-				started = nil // it found another host, or failed: again
+			case status := <-started:
+				// It failed, or found another host (which is starting to
+				// listen, or ending): again.
+				started = nil
+				if status != hostExitOther {
+					starts++
+				}
 			default:
 			}
 			if started == nil {
-				if starts == hostStarts {
+				if starts >= hostStarts {
 					return nil, fmt.Errorf("%w (%s)", errNoHost, socket)
 				}
-				starts++
 				started = h.startHost(socket)
 			}
 		} else {
@@ -579,19 +600,25 @@ func (h *Hub) callHost(ctx context.Context, start bool, words []string) ([]strin
 }
 
 // startHost starts the stream host listening on socket, detached from
-// this instance: its own session, no stdio, not killed with it. It
-// returns a channel closed when that process exits (it is reaped while
-// this process runs); nil if it could not be started.
-func (h *Hub) startHost(socket string) chan struct{} {
-	exited := make(chan struct{})
+// this instance: its own session, no stdio, not killed with it. The
+// channel returned gets its exit status (it is reaped while this process
+// runs); -1 if it could not be started.
+func (h *Hub) startHost(socket string) chan int {
+	exited := make(chan int, 1)
 	cmd := execHost(h.opts.TapBinary, HostWord, "-S", h.client.SocketPath(), "--tmux", h.ops.Binary(), "--listen", socket)
+	if path := os.Getenv(hostLogEnv); path != "" {
+		if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
+			cmd.Stderr = f
+			defer f.Close() // the child has its own copy once started
+		}
+	}
 	if err := cmd.Start(); err != nil {
-		close(exited)
+		exited <- -1
 		return exited
 	}
 	go func() {
 		cmd.Wait()
-		close(exited)
+		exited <- cmd.ProcessState.ExitCode()
 	}()
 	return exited
 }

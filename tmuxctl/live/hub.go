@@ -191,7 +191,7 @@ func (h *Hub) watch(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*
 	defer done()
 
 	old := h.stream(p)
-	if old != nil && old.valid() && !old.isDead() && gate.AckChannel == "" {
+	if old != nil && !old.isDead() && gate.AckChannel == "" && old.claim() {
 		old.syncTap(ctx)
 		return old, nil
 	}
@@ -378,6 +378,9 @@ func (h *Hub) stream(p tmuxctl.PaneID) *Stream {
 func (h *Hub) retireLocked(s *Stream, f Failure) {
 	if h.streams[s.pane] == s {
 		delete(h.streams, s.pane)
+	}
+	if o, ok := h.byGen[s.gen]; ok && o != s {
+		return // a later stream of the same generation (a tap's) stands
 	}
 	delete(h.byGen, s.gen)
 	if len(h.graveyard) >= 1024 {

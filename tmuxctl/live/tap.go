@@ -52,6 +52,7 @@ type tap struct {
 	// once the instance that asked for the stream gave it up before.
 	came, dropped bool
 	shut          bool          // no reader is admitted any more
+	why           string        // why it ended, for the host's log
 	left          chan struct{} // closed and replaced when a reader comes or goes
 	idler         *time.Timer
 	done          chan struct{} // closed when the tap starts ending
@@ -86,7 +87,11 @@ func newTap(pane tmuxctl.PaneID, gen [16]byte, socket string, buffer int, idle t
 		done: make(chan struct{}), conns: map[net.Conn]struct{}{}, left: make(chan struct{}), started: time.Now(),
 	}
 	t.s.gen = gen
+	// The idle limit runs from the relay's coming (run), not before: a
+	// relay slow to start (a loaded machine) must not find its stream
+	// ended.
 	t.idler = time.AfterFunc(idle, t.idleCheck)
+	t.idler.Stop()
 	return t
 }
 
@@ -108,6 +113,7 @@ func (t *tap) run(r *os.File) {
 	t.came = err == nil
 	t.mu.Unlock()
 	if err != nil {
+		t.why = "no relay: " + err.Error()
 		// No relay came: nothing was piped, so nothing is given back.
 		t.s.mu.Lock()
 		t.s.pipeEnded = true
@@ -118,7 +124,14 @@ func (t *tap) run(r *os.File) {
 		return
 	}
 	t.pane = pane
+	t.s.mu.Lock()
 	t.s.pane = pane
+	t.s.mu.Unlock()
+	t.mu.Lock()
+	if t.readers == 0 {
+		t.idler.Reset(t.idle)
+	}
+	t.mu.Unlock()
 	ended := make(chan struct{})
 	go func() {
 		t.read(r, first)
@@ -127,10 +140,12 @@ func (t *tap) run(r *os.File) {
 	select {
 	case <-ended:
 		// The pane closed or its pipe was closed: let readers take the rest.
+		t.why = "the pipe ended"
 		t.drain()
 	case <-t.done:
 		// Idle or signalled: close our pipe (only if it is still ours),
 		// which ends the relay; readers get the end as soon as it comes.
+		t.why = "idle or signalled"
 		t.giveBack()
 		select {
 		case <-ended:
