@@ -89,7 +89,7 @@ func cleanDeadHost(socket string) {
 // hostRelayPatience is how long the host waits for a stream's relay to
 // open its FIFO before it drops the stream (an instance that asked for
 // it and died, a pipe-pane that never ran).
-const hostRelayPatience = 30 * time.Second
+const hostRelayPatience = 10 * time.Second
 
 // hostGrace is how long a host with no stream left waits for a new one
 // before it ends.

@@ -151,10 +151,17 @@ func (h *Hub) startTapStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl
 			return nil, err
 		}
 		pane, opened, err := h.ops.OpenPipe(ctx, p, hostRelayCommand(fifo, string(p)), mine.mark)
-		if err != nil || !opened {
-			h.dropHostStream(gen) // no relay of ours starts
-		}
 		var taken *tmuxctl.PipeTakenError
+		var nf *tmuxctl.NotFoundError
+		switch {
+		case err == nil && !opened || errors.As(err, &taken) || errors.As(err, &nf):
+			h.dropHostStream(gen) // no relay of ours starts
+		case err != nil:
+			// A context that ended as tmux ran the command, say: the
+			// relay starts if the pane bears our mark. The host then
+			// keeps the stream, which ends by its idle limit.
+			h.dropUnlessMarked(p, gen, mine.mark)
+		}
 		var info tapInfo
 		ours := false
 		switch {
@@ -230,11 +237,23 @@ func (h *Hub) newHostStream(ctx context.Context, gen [16]byte) (tapInfo, string,
 	return tapInfo{mark: mark, gen: gen, socket: socket, pid: pid}, f[0], nil
 }
 
+// dropUnlessMarked drops the host's stream of generation gen unless pane
+// p bears its mark (the pipe was opened after all), asking tmux with a
+// bound of its own: the caller's context may be what ended.
+func (h *Hub) dropUnlessMarked(p tmuxctl.PaneID, gen [16]byte, mark string) {
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	if pane, err := h.client.Pane(ctx, p); err == nil && pane.PipeMark == mark {
+		return
+	}
+	h.dropHostStream(gen)
+}
+
 // dropHostStream tells the stream host that the relay of generation gen
 // will not come (errors are ignored: the host drops it after
 // hostRelayPatience anyway).
 func (h *Hub) dropHostStream(gen [16]byte) {
-	ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), stepTimeout)
 	defer cancel()
 	h.hostCallNoStart(ctx, "drop", hex.EncodeToString(gen[:]))
 }
