@@ -171,6 +171,8 @@ func BenchmarkHostCPU(b *testing.B) {
 				m := launchMCPEnv(b, sock, mode.env...)
 				for _, p := range panes {
 					m.mustTool(b, "capture_since", map[string]any{"paneId": p})
+				}
+				for _, p := range panes {
 					tmuxtest.RunNative(b, sock, "send-keys", "-t", p, "while :; do echo line-of-output; sleep 0.2; done", "Enter")
 				}
 				time.Sleep(2 * time.Second)

@@ -204,29 +204,29 @@ func (t *tap) giveBack() {
 }
 
 // read copies the pane's output (first, then the rest of stdin) into the
-// stream until the pipe ends.
+// stream until the pipe ends. Its buffer is taken from a pool only once
+// the pipe has something to read (readPooled), so a quiet pane's reader
+// holds none.
 func (t *tap) read(stdin io.Reader, first []byte) {
-	buf := make([]byte, 64<<10)
 	var readers []*tapReader
-	for {
-		var n int
-		var err error
-		if len(first) > 0 {
-			n = copy(buf, first)
-			first = first[n:]
-		} else {
-			n, err = stdin.Read(buf)
+	took := func(b []byte) {
+		t.pulled.Add(int64(len(b)))
+		readers = t.take(b, readers)
+		t.taken.Add(int64(len(b)))
+		t.mu.Lock()
+		if t.tookSome != nil {
+			close(t.tookSome)
+			t.tookSome = nil
 		}
-		if n > 0 {
-			t.pulled.Add(int64(n))
-			readers = t.take(buf[:n], readers)
-			t.taken.Add(int64(n))
-			t.mu.Lock()
-			if t.tookSome != nil {
-				close(t.tookSome)
-				t.tookSome = nil
-			}
-			t.mu.Unlock()
+		t.mu.Unlock()
+	}
+	if len(first) > 0 {
+		took(first)
+	}
+	for {
+		n, err := readPooled(stdin, took)
+		if n == 0 && err == nil {
+			err = io.EOF
 		}
 		if err != nil {
 			if err != io.EOF {
@@ -454,7 +454,10 @@ func (t *tap) serve(c *net.UnixConn, br *bufio.Reader, f []string) {
 	}()
 	pendingSyncs := 0
 	deferred := false // the pending syncs have waited for the stdin reader once
-	w := bufio.NewWriterSize(c, 64<<10)
+	// The writer's buffer is the server's only while it works: an idle
+	// reader (most of them, most of the time) holds none.
+	w := getWriter(c)
+	defer func() { putWriter(w) }()
 
 	s := t.s
 	if len(f) == 3 {
@@ -529,6 +532,8 @@ func (t *tap) serve(c *net.UnixConn, br *bufio.Reader, f []string) {
 		// Idle: at the ring's end with nothing else to send, the reader
 		// is the stdin reader's to send new text to (tapReader.sendNow)
 		// until this server wakes.
+		putWriter(w)
+		w = nil
 		r.mu.Unlock()
 		var synced, left, ending bool
 		select {
@@ -544,6 +549,7 @@ func (t *tap) serve(c *net.UnixConn, br *bufio.Reader, f []string) {
 		if left {
 			return
 		}
+		w = getWriter(c)
 		// What the stdin reader could not write without waiting goes
 		// first. It only has some after text this server had not seen,
 		// whose append closed changed: this server is awake for it.
@@ -653,6 +659,26 @@ func (r *tapReader) sendNow(s *Stream) {
 		return
 	}
 	r.rest.Next(writeNow(r.raw, r.rest.Bytes()))
+}
+
+// readBufs and writers hold the buffers of the taps' FIFO readers and of
+// their readers' servers while they work.
+var (
+	readBufs = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
+	writers  = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
+)
+
+func getWriter(c io.Writer) *bufio.Writer {
+	w := writers.Get().(*bufio.Writer)
+	w.Reset(c)
+	return w
+}
+
+func putWriter(w *bufio.Writer) {
+	if w != nil {
+		w.Reset(nil)
+		writers.Put(w)
+	}
 }
 
 // A markerAt is a marker waiting for its text to be sent first.

@@ -4,6 +4,7 @@ package live
 
 import (
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"syscall"
@@ -17,3 +18,18 @@ func flock(*os.File) error { return errors.ErrUnsupported }
 
 // execHost returns the command that would start the stream host.
 func execHost(bin string, args ...string) *exec.Cmd { return exec.Command(bin, args...) }
+
+// readPooled reads once from r into a pooled buffer and passes what it
+// read to took.
+func readPooled(r io.Reader, took func([]byte)) (int, error) {
+	bp := readBufs.Get().(*[]byte)
+	defer readBufs.Put(bp)
+	n, err := r.Read(*bp)
+	if n > 0 {
+		took((*bp)[:n])
+	}
+	if n == 0 && err == nil {
+		err = io.ErrNoProgress
+	}
+	return n, err
+}
