@@ -191,7 +191,7 @@ func (h *Hub) watch(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*
 	defer done()
 
 	old := h.stream(p)
-	if old != nil && !old.isDead() && gate.AckChannel == "" && old.claim() {
+	if old != nil && old.valid() && !old.isDead() && gate.AckChannel == "" && old.claim() {
 		old.syncTap(ctx)
 		return old, nil
 	}

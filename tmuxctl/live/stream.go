@@ -327,13 +327,14 @@ func (s *Stream) idleExpired() bool {
 }
 
 // claim restarts the idle clock of a stream a watch or lookup returns,
-// unless the stream has failed or is already expiring: false then, and
-// the caller needs a new stream. (Without it a stream could expire
-// between a watch returning it and its reader's Hold.)
+// unless the stream is already expiring: false then, and the caller needs
+// a new stream. (Without it a stream could expire between a watch
+// returning it and its reader's Hold.) A failed stream is claimed as it
+// is: what it holds can still be read.
 func (s *Stream) claim() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.expiring || s.failure != "" {
+	if s.expiring {
 		return false
 	}
 	s.touchLocked()

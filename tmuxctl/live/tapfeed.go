@@ -600,8 +600,7 @@ func (s *Stream) closeTap() {
 func (h *Hub) LookupOn(ctx context.Context, gen [16]byte, p tmuxctl.PaneID) (*Stream, Failure, bool) {
 	s, f, ok := h.Lookup(gen)
 	if ok && !s.claim() {
-		// Expiring (or failed) as it was found: a tap's stream is joined
-		// again below.
+		// Expiring as it was found: a tap's stream is joined again below.
 		s, f, ok = nil, Expired, false
 	}
 	if ok {
