@@ -21,7 +21,7 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
-	if len(os.Args) < 2 || os.Args[1] != live.TapWord {
+	if len(os.Args) < 2 || os.Args[1] != live.HostWord {
 		tuneGC()
 	}
 	tuneProcs()
@@ -187,8 +187,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == live.TapWord { // tmux runs us as a pane's tap
-		return live.RunTap(args[1:], stdin, stderr)
+	if len(args) > 0 && args[0] == live.HostWord { // an instance starts us as the stream host
+		return live.RunHost(args[1:], stderr)
 	}
 	cfg, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {

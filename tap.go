@@ -9,10 +9,10 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
-// tapBinary is the binary tmux runs as a pane's tap: this one, by the name
-// it was started with (a test harness dispatches on that name), or "" —
-// each stream then this instance's own — where a tap cannot check who
-// reads it (live.ReadersChecked: Linux, macOS and FreeBSD can), where the
+// tapBinary is the binary started as the stream host of a tmux server
+// (live.HostWord): this one, by the name it was started with (a test
+// harness dispatches on that name), or "" — each stream then this
+// instance's own — where the host cannot check who reads it (live.ReadersChecked: Linux, macOS and FreeBSD can), where the
 // binary is not found, or when TMUX_MCP_NO_TAPS is set (the escape hatch
 // docs/how-it-works.md names).
 func tapBinary() string {

@@ -12,8 +12,8 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
-// Benchmarks of pane taps (issue 20): a pane's stream shared by several
-// instances. Numbers are printed, never asserted; the accounting is exact
+// Benchmarks of shared pane streams (issue 20; since issue 32 held by
+// the stream host): a pane's stream shared by several instances. Numbers are printed, never asserted; the accounting is exact
 // and is checked.
 
 // peakRSSMiB is a process's peak resident set (VmHWM), in MiB.
@@ -33,9 +33,9 @@ func cursorOffset(c string) int64 {
 	return n
 }
 
-// BenchmarkTap100MiB3Readers pushes 100 MiB through one tapped pane that
-// three instances read at once with capture_since, and reports the tap's
-// peak RSS; each reader's returned + omitted + missed must add up to the
+// BenchmarkTap100MiB3Readers pushes 100 MiB through one watched pane that
+// three instances read at once with capture_since, and reports the stream
+// host's peak RSS; each reader's returned + omitted + missed must add up to the
 // whole stream.
 func BenchmarkTap100MiB3Readers(b *testing.B) {
 	for b.Loop() {
@@ -53,7 +53,7 @@ func BenchmarkTap100MiB3Readers(b *testing.B) {
 			cursors = append(cursors, seed["cursor"].(string))
 		}
 		mark := strings.TrimSpace(tmuxtest.Run(b, sock, "display", "-p", "-t", "%1", "#{@tmux-mcp-pipe}"))
-		tap, _ := strconv.Atoi(mark[strings.LastIndexByte(mark, '.')+1:])
+		host, _ := strconv.Atoi(mark[strings.LastIndexByte(mark, '.')+1:])
 		tmuxtest.Run(b, sock, "wait-for", "-S", "go")
 		var wg sync.WaitGroup
 		missedAll := make([]int64, len(readers))
@@ -87,7 +87,7 @@ func BenchmarkTap100MiB3Readers(b *testing.B) {
 		}
 		wg.Wait()
 		tmuxtest.Run(b, sock, "wait-for", "done")
-		b.ReportMetric(peakRSSMiB(tap), "tap-peak-RSS-MiB")
+		b.ReportMetric(peakRSSMiB(host), "host-peak-RSS-MiB")
 		b.ReportMetric(peakRSSMiB(readers[0].pid()), "reader-peak-RSS-MiB")
 		b.ReportMetric(float64(missedAll[0]+missedAll[1]+missedAll[2])/3, "mean-missed-bytes")
 		b.ReportMetric(0, "ns/op")

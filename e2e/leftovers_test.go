@@ -708,8 +708,12 @@ var marksDir = regexp.MustCompile(`^tmux-mcp-marks-[0-9]+-[0-9a-f]{8}$`)
 // tapsDir names the taps' directory of a tmux server.
 var tapsDir = regexp.MustCompile(`^tmux-mcp-taps-[0-9]+-[0-9a-f]{8}$`)
 
+// hostLock names the stream host's lock file in the taps' directory.
+var hostLock = regexp.MustCompile(`^host[0-9A-Za-z_-]+\.lock$`)
+
 // checkTapsDir checks that the taps' directory is private and holds only
-// their sockets.
+// sockets (the stream host's, or an older version's taps') and the
+// host's lock file.
 func checkTapsDir(t *testing.T, dir string) {
 	t.Helper()
 	fi, err := os.Lstat(dir)
@@ -719,15 +723,25 @@ func checkTapsDir(t *testing.T, dir string) {
 	}
 	files, _ := os.ReadDir(dir)
 	for _, f := range files {
+		if f.Type().IsRegular() && hostLock.MatchString(f.Name()) {
+			continue
+		}
 		if f.Type() != fs.ModeSocket || !strings.HasSuffix(f.Name(), ".sock") {
-			t.Errorf("%s: %s is %v, want only taps' sockets", dir, f.Name(), f.Type())
+			t.Errorf("%s: %s is %v, want only sockets and the host's lock", dir, f.Name(), f.Type())
 		}
 	}
 }
 
-// isTap reports whether p is a pane's tap: this binary run as "tap".
+// isTap reports whether p is a pane's tap (this binary run as "tap", as
+// versions before the stream host ran it) or the stream host (run as
+// "host").
 func isTap(p process) bool {
-	return len(p.argv) > 1 && filepath.Base(p.argv[0]) == "tmux-mcp" && p.argv[1] == "tap"
+	return len(p.argv) > 1 && filepath.Base(p.argv[0]) == "tmux-mcp" && (p.argv[1] == "tap" || p.argv[1] == "host")
+}
+
+// isHost reports whether p is the stream host of the tmux server at sock.
+func isHost(p process, sock string) bool {
+	return len(p.argv) > 1 && filepath.Base(p.argv[0]) == "tmux-mcp" && p.argv[1] == "host" && slices.Contains(p.argv, sock)
 }
 
 func checkProcessFootprints(t *testing.T, sock, tmpdir string, pid int) {
@@ -739,7 +753,7 @@ func checkProcessFootprints(t *testing.T, sock, tmpdir string, pid int) {
 	ps := processes()
 	var passing []process
 	for _, p := range descendants(ps, pid) {
-		if !isWaitFor(p) {
+		if !isWaitFor(p) && !isHost(p, sock) {
 			passing = append(passing, p)
 		}
 	}
@@ -765,8 +779,10 @@ func checkProcessFootprints(t *testing.T, sock, tmpdir string, pid int) {
 		if len(open) == 0 || inPane(ps, panes, p.pid) {
 			continue
 		}
+		// A relay into the stream host writes a FIFO whose name the host
+		// has removed once the relay opened it.
 		out, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/1", p.pid))
-		if filepath.Base(p.argv[0]) == "cat" && isDescendant(ps, p.pid, server) && isFIFO(out) && strings.HasPrefix(out, tmpdir+"/") {
+		if filepath.Base(p.argv[0]) == "cat" && isDescendant(ps, p.pid, server) && isFIFO(fmt.Sprintf("/proc/%d/fd/1", p.pid)) && strings.HasPrefix(out, tmpdir+"/") {
 			relays++
 			continue
 		}
@@ -779,7 +795,7 @@ func checkProcessFootprints(t *testing.T, sock, tmpdir string, pid int) {
 		}
 	}
 	if relays != piped {
-		t.Errorf("%d pipe-pane relays (taps, or cat writing a FIFO in TMPDIR), want one per open pipe-pane: %d", relays, piped)
+		t.Errorf("%d pipe-pane relays (old versions' taps, or cat writing a FIFO in TMPDIR), want one per open pipe-pane: %d", relays, piped)
 	}
 }
 

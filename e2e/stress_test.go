@@ -216,7 +216,7 @@ func waitForTick(m *mcpServer, pane, pattern string, timeoutMs int) error {
 		}
 	case "timed_out":
 	default:
-		return fmt.Errorf("outcome %v, want matched or timed_out", out["outcome"])
+		return fmt.Errorf("outcome %v, want matched or timed_out (%v)", out["outcome"], out)
 	}
 	return nil
 }

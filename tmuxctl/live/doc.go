@@ -6,9 +6,10 @@
 //
 // # No client is ever attached
 //
-// Pane output comes from `pipe-pane -O` into a private FIFO per watched
-// pane: a `cat` relay that tmux starts copies the pane's raw output into
-// it, whatever session the pane is in or moves to. No control-mode client
+// Pane output comes from `pipe-pane -O` into a FIFO per watched pane: a
+// `cat` relay that tmux starts copies the pane's raw output into it,
+// whatever session the pane is in or moves to. The FIFO is the stream
+// host's (below), or with TMUX_MCP_NO_TAPS this instance's own. No control-mode client
 // is ever attached to a session, because on every tmux before 3.7 a control
 // client that is sent a notification while its handshake is still under
 // way (another client detaching, a window added, a rename) makes the tmux
@@ -24,51 +25,74 @@
 // tmux delays closing a pane until its pipe has taken all the pane's
 // output, so a stream of a pane that closes ends with its last byte.
 //
-// # Taps
+// # The stream host
 //
 // With [Options.TapBinary] set (the server sets it to its own binary
-// where [ReadersChecked]: Linux, macOS, FreeBSD), a watched pane's
-// pipe-pane runs that binary as the pane's tap ([RunTap]) instead of a
-// `cat` into a FIFO, through the same guarded open. The tap owns the pane's stream — the filtered text in a ring
-// bounded by --stream-buffer, its frame markers, the generation — and
-// serves any number of readers of the same user on a unix socket in a
-// private 0700 directory per tmux server ($TMUX_TMPDIR or the temporary
-// directory, named from the uid and the server's socket path), checking
-// each reader's uid (peercred.go: SO_PEERCRED on Linux, LOCAL_PEERCRED on
-// macOS and FreeBSD). The pane's mark ("tap.<generation> <socket>", then
-// ".<tap pid>") is how every instance finds it. A reader
-// asks for "generation G from offset N" (tapwire.go) and gets the text
-// from there, a skip for what the ring no longer holds, then live text;
-// each instance's [Stream] of the pane is a mirror with the tap's offsets,
-// so a cursor is the tap's: valid in every instance, and across restarts
-// while the tap lives. What belongs to one instance stays there: its echo
-// discount, its commands (found by nonce in the shared markers), its holds.
+// where [ReadersChecked]: Linux, macOS, FreeBSD), every watched pane's
+// stream lives in one process per tmux server and user, the stream host
+// ([RunHost], host.go), shared by every instance. Each pane's stream in
+// it (a tap, tap.go) holds the filtered text in a ring bounded by
+// --stream-buffer, its frame markers and its generation. The host serves
+// readers of the same user on one unix socket, "host<version>.sock", in
+// a private 0700 directory per tmux server ($TMUX_TMPDIR or the
+// temporary directory, named from the uid and the server's socket path),
+// checking each reader's uid (peercred.go: SO_PEERCRED on Linux,
+// LOCAL_PEERCRED on macOS and FreeBSD). The pane's mark ("tap.<generation>
+// <host socket>.<host pid>") is how every instance finds the stream. A
+// reader asks for "generation G from offset N" (tapwire.go) and gets the
+// text from there, a skip for what the ring no longer holds, then live
+// text; the generation routes the request to its pane's stream. Each
+// instance's [Stream] of the pane is a mirror with the host's offsets, so
+// a cursor is the host's: valid in every instance, and across restarts
+// while the host lives. What belongs to one instance stays there: its
+// echo discount, its commands (found by nonce in the shared markers),
+// its holds. (Panes tapped by an older version's per-pane tap process,
+// with the same mark and wire, are read the same way.)
 //
-// A tap ends at its pipe's end (the pane closed, or someone closed or
-// replaced the pipe: it then clears its mark first and never touches the
-// pipe) or after --stream-idle with no reader (it closes its pipe, guarded
-// by its mark, and clears the mark). An instance leaving a tap only
-// closes its connection. A gated program ([Hub.WatchPiped] with an ack)
-// is read through its tap too, so other instances can watch it; only the
-// instance that started it knows the nonce of its exit marker, and only
-// that one acks it, when the marker comes through after all the output.
+// A pane's relay is a `cat`: the instance asks the host for a stream
+// ("ltxhost<version> new <generation> …" on the same socket), the host
+// makes a FIFO in its directory and opens it for reading, and the
+// instance's guarded pipe-pane runs "exec >FIFO && echo $$ <pane> &&
+// exec cat". The relay's first line names the pane (a pane being made
+// gets its id from tmux, [tmuxctl.CreationPipe]); the host then removes
+// the FIFO's name. No process of ours starts per pane: a create tool
+// pays one local round trip to the host, which runs already. An instance
+// that could not open the pipe says "drop"; a relay that never comes is
+// dropped after hostRelayPatience.
 //
-// A tap outlives its pipe until the instance that opened the pipe has
-// connected (it says so in its request) and every reader that connected
-// has taken the end — a program that prints and exits at once can end
-// the pipe before its tap even listens — bounded by the opener's own
-// patience (tapOpenerPatience) and then tapDrainGrace. A reader that
-// connected as the tap ends is still served: the tap removes its socket's
-// name first, so no later one can come, then takes all that are queued.
+// The first instance that needs the host starts it: its own binary with
+// [HostWord], in a session of its own, with no stdio, never killed with
+// that instance (which reaps it while it runs). Of two hosts starting at
+// once the one that takes the lock file "host<version>.lock" listens; the
+// other exits, and the instances dial the winner. A host ends once it has
+// had no stream for its grace (2 s): it removes its socket's name, then
+// its lock, and the directory if nothing else is in it. A host of another
+// protocol version has its own socket, lock and FIFO names, so versions
+// never talk over control requests; the reader wire, versioned itself
+// (ltxtap1), is shared, and a pane piped by another version's host is
+// read through it.
 //
-// A tap this instance starts tells it when it listens, with a datagram on
-// a socket in the hub's private directory (tapready.go), so the first
-// dial need not wait for its next polling step; it records its pid once
-// that instance has connected. A program's pane made by [Hub.PrepareTap]
-// and [Hub.WatchCreated] gets its tap's pipe and mark in the command list
-// that makes it ([tmuxctl.CreationPipe]): one round trip fewer before the
-// tap starts, and no check for someone else's pipe on a pane that did not
-// exist.
+// A pane's stream ends at its pipe's end (the pane closed, or someone
+// closed or replaced the pipe: the host then clears its mark first and
+// never touches the pipe) or after --stream-idle with no reader (it
+// closes its pipe, guarded by its mark, and clears the mark). An
+// instance leaving a stream only closes its connection. A gated program
+// ([Hub.WatchPiped] with an ack) is read through the host too, so other
+// instances can watch it; only the instance that started it knows the
+// nonce of its exit marker, and only that one acks it, when the marker
+// comes through after all the output. A stream outlives its pipe until
+// the instance that opened the pipe has connected (it says so in its
+// request) and every reader that connected has taken the end, bounded by
+// tapOpenerPatience and then tapDrainGrace.
+//
+// If the host dies, every reader's connection ends without an end frame:
+// each instance fails the stream with [ConnectionLost] (a cursor of that
+// generation is refused with it) and closes the pipe, guarded by its
+// mark; a relay that writes meanwhile gets EPIPE and ends, and tmux
+// closes the pipe. A mark naming a dead host is gone to the next watch,
+// which starts a new host, and to the sweep. Where no host can be
+// started at all, the hub reads panes through FIFOs of its own, as with
+// TMUX_MCP_NO_TAPS.
 //
 // # Deaths
 //
@@ -112,7 +136,8 @@
 //	start-up sweep         New                           its end, or its 20 s bound                   Close (Hub.wg)
 //	FIFO opener (1/pane)   a watch (newFIFO)             the relay opening the FIFO; fifo.release     Close (Hub.wg)
 //	FIFO reader (1/pane)   a watch (startFeeding)        the pipe's EOF; stopReading at Close         Close (Hub.wg)
-//	tap follower (1/pane)  a watch (joinTap, followOwnTap) the tap's end; closeTap (Close, expiry)     Close (Hub.wg)
+//	host follower (1/pane) a watch (joinTap, followOwnTap) the stream's end; closeTap (Close, expiry)  Close (Hub.wg)
+//	host reaper            the host's start (startHost)  the host's exit                              nobody: the host outlives the hub
 //	relay recorder         the reader, once per relay    its tmux command (5 s bound)                 Close (Hub.wg)
 //	death listener         the first watch or hold       deathListener.stop (signal, then cancel)     Close, then Hub.wg
 //	tracker loop           New (newExitTracker)          Hub.done                                     Close (Hub.wg)
@@ -126,17 +151,21 @@
 // forgets an exit record only takes ExitTracker.mu. Neither is waited
 // for: each returns at once.
 //
-// A tap process ([RunTap]) has its own few goroutines: the stdin reader
-// (ends at the pipe's end), the acceptor (ends when the listener closes),
-// one server per reader (ends when its reader leaves or the tap ends:
-// the tap closes every connection and waits for them), and the signal
-// and idle watchers, which only start the tap's end. A reader's place in
-// the stream (its offset, the markers it is owed, its socket's writes) is
-// owned by whoever holds its tapReader.mu: its server, but while the
-// server is idle at the ring's end with nothing else to send; the stdin
-// reader then sends it new output itself, right after appending it, with
-// no goroutine switch before the socket write. The stdin reader only
-// tries that lock, and only writes what the socket takes without waiting:
-// the rest goes back to the server, which the append has woken, so a
-// reader that does not read never holds up the pane's pipe.
+// The stream host ([RunHost]) has its own goroutines: the acceptor (ends
+// when the listener closes), one dispatcher per connection (reads the
+// request, answers a control request or hands a reader to its stream),
+// and per stream the FIFO reader (ends at the pipe's end), its runner
+// (waits for the relay, then for the end, then serves the rest), and one
+// server per reader (ends when its reader leaves or the stream ends: it
+// closes every connection and waits for them). streamHost.mu guards the
+// streams by generation and is taken before a stream's tap.mu, which
+// admits a reader only until the stream has finished serving. A reader's
+// place in the stream (its offset, the markers it is owed, its socket's
+// writes) is owned by whoever holds its tapReader.mu: its server, but
+// while the server is idle at the ring's end with nothing else to send;
+// the FIFO reader then sends it new output itself, right after appending
+// it, with no goroutine switch before the socket write. The FIFO reader
+// only tries that lock, and only writes what the socket takes without
+// waiting: the rest goes back to the server, which the append has woken,
+// so a reader that does not read never holds up the pane's pipe.
 package live

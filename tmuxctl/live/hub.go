@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
@@ -26,9 +27,9 @@ type Options struct {
 	// marks) that watching panes needs: no hook, no option, nothing that
 	// makes tmux run something periodically.
 	ReadOnly bool
-	// TapBinary is the tmux-mcp binary that tmux runs as a pane's tap
-	// ([RunTap]), so that every instance shares the pane's stream. Empty:
-	// each stream is this instance's own, through a FIFO.
+	// TapBinary is the tmux-mcp binary started as the stream host
+	// ([RunHost]), so that every instance shares each pane's stream.
+	// Empty: each stream is this instance's own, through a FIFO.
 	TapBinary string
 	// UnwatchedCheck is how often started programs nobody waits on are
 	// checked for an exit tmux missed (0: every 2 s). Tests that count
@@ -66,7 +67,10 @@ type Hub struct {
 	listener  *deathListener       // nil until a death needs listening for
 	feeders   map[*Stream]*fifo    // streams whose FIFO reader runs, retired or not, and their FIFOs
 
-	readyBoard readyBoard // where the taps this instance starts say they listen
+	// hostless is set once no stream host could be started: panes are
+	// then read through FIFOs of this instance's own.
+	hostless atomic.Bool
+	proto    string // the stream host protocol version this hub speaks (hostProto)
 }
 
 // Bounds of the hub's own tmux work, which no caller's context bounds.
@@ -113,7 +117,7 @@ func New(c *tmuxctl.Client, o Options) (*Hub, error) {
 		return nil, fmt.Errorf("making a private directory: %w", err)
 	}
 	h := &Hub{
-		client: c, ops: c.LiveOps(livekey.Key{}), opts: o, id: pid + "." + tmuxctl.Nonce(6), dir: dir,
+		client: c, ops: c.LiveOps(livekey.Key{}), opts: o, id: pid + "." + tmuxctl.Nonce(6), dir: dir, proto: hostProto(),
 		swept: make(chan struct{}), done: make(chan struct{}),
 		streams: map[tmuxctl.PaneID]*Stream{}, pending: map[tmuxctl.PaneID]chan struct{}{},
 		byGen: map[[16]byte]*Stream{}, graveyard: map[[16]byte]Failure{}, feeders: map[*Stream]*fifo{},
@@ -194,7 +198,7 @@ func (h *Hub) watch(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*
 	defer done()
 
 	old := h.stream(p)
-	if old != nil && old.valid() && !old.isDead() && gate.AckChannel == "" {
+	if old != nil && old.valid() && !old.isDead() && gate.AckChannel == "" && old.claim() {
 		old.syncTap(ctx)
 		return old, nil
 	}
@@ -382,6 +386,9 @@ func (h *Hub) retireLocked(s *Stream, f Failure) {
 	if h.streams[s.pane] == s {
 		delete(h.streams, s.pane)
 	}
+	if o, ok := h.byGen[s.gen]; ok && o != s {
+		return // a later stream of the same generation (a tap's) stands
+	}
 	delete(h.byGen, s.gen)
 	if len(h.graveyard) >= 1024 {
 		for g := range h.graveyard { // forget an arbitrary old one
@@ -438,7 +445,6 @@ func (h *Hub) beginClose() (streams []*Stream, listener *deathListener, ok bool)
 	}
 	listener = h.listener
 	h.mu.Unlock()
-	h.closeReadyBoard() // no dial waits any more (done is closed)
 	return streams, listener, true
 }
 

@@ -49,7 +49,11 @@ func FindLeftovers(ctx context.Context, c *tmuxctl.Client) Leftovers {
 		return l
 	}
 	for _, p := range panes {
-		if p.PipeMark != "" && !markAlive(p.PipeMark) {
+		if t, ok := parseTapMark(p.PipeMark); ok {
+			if !tapAlive(t) { // a stream host's or tap's: the sweep's test
+				l.Pipes = append(l.Pipes, p.ID)
+			}
+		} else if p.PipeMark != "" && !markAlive(p.PipeMark) {
 			l.Pipes = append(l.Pipes, p.ID)
 		}
 		if p.HoldMark != "" {

@@ -64,7 +64,8 @@ type Stream struct {
 	lastData  time.Time // when output last arrived
 	dying     bool      // a death was seen; the stream is dead once drained
 	expiry    *time.Timer
-	readers   int // waits in progress: a stream being read never expires
+	expiring  bool // its idle limit passed with no reader: it is being ended (Expired)
+	readers   int  // waits in progress: a stream being read never expires
 	// tap is set on a stream fed from a tap's socket (tapfeed.go) rather
 	// than from a FIFO of this instance's own.
 	tap *tapConn
@@ -321,5 +322,21 @@ func (s *Stream) idleExpired() bool {
 		s.expiry.Reset(s.hub.opts.Idle)
 		return false
 	}
+	s.expiring = true
+	return true
+}
+
+// claim restarts the idle clock of a stream a watch or lookup returns,
+// unless the stream is already expiring: false then, and the caller needs
+// a new stream. (Without it a stream could expire between a watch
+// returning it and its reader's Hold.) A failed stream is claimed as it
+// is: what it holds can still be read.
+func (s *Stream) claim() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.expiring {
+		return false
+	}
+	s.touchLocked()
 	return true
 }

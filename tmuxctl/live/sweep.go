@@ -106,12 +106,18 @@ func tapAlive(t tapInfo) bool {
 // that opened it loses its stream and the next one finds no tap.
 func tapStarting(t tapInfo) bool { return proc.Holding(t.socket) != 0 }
 
-// sweepTap closes the pipe of a tap that died and removes its socket and,
-// if it is empty, the taps' directory.
+// sweepTap closes the pipe of a tap or stream host that died and removes
+// its socket and, if it is empty, the taps' directory. A host's socket is
+// another host's once one has started: it goes only while no host holds
+// the lock (cleanDeadHost).
 func (h *Hub) sweepTap(ctx context.Context, p tmuxctl.Pane, t tapInfo) {
 	h.ops.ClosePipe(ctx, p.ID, t.baseMark())
 	dir := filepath.Dir(t.socket)
 	if fi, err := os.Lstat(dir); err == nil && fi.IsDir() && ownedByMe(fi) {
+		if isHostSocket(t.socket) {
+			cleanDeadHost(t.socket)
+			return
+		}
 		os.Remove(t.socket)
 		os.Remove(dir)
 	}

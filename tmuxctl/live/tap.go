@@ -6,17 +6,11 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"net"
 	"os"
-	"os/signal"
-	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -24,23 +18,23 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/internal/pipes"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
-	"github.com/tmux-mcp/tmux-mcp/tmuxctl/internal/livekey"
 )
 
-// TapWord is the first argument that runs the binary as a tap: main
-// dispatches it before reading any flag.
-const TapWord = "tap"
-
-// A tap is the process that owns one pane's stream for every tmux-mcp
-// instance of this user (see the package doc, "Taps"). tmux starts it as
-// the pane's pipe-pane command; its stdin is the pane's output.
+// A tap is one pane's stream in the stream host (host.go), shared by
+// every tmux-mcp instance of this user (see the package doc, "The stream
+// host"): its relay's FIFO is its input, and the host hands it the
+// readers that ask for its generation.
 type tap struct {
 	pane   tmuxctl.PaneID
 	mark   string // the base mark the instance opened the pipe with
-	socket string
+	socket string // where readers dial: the host's socket
 	idle   time.Duration
 	ops    tmuxctl.LiveOps
 	s      *Stream
+
+	fifo     string        // the relay's FIFO, removed once the relay has opened it
+	hold     *os.File      // the host's own writer on the FIFO until the relay comes
+	finished chan struct{} // closed when the tap has ended and left the host
 
 	started time.Time
 	stdin   *os.File // the pipe, when it is one, to see what it holds
@@ -54,13 +48,18 @@ type tap struct {
 	// opened is set once the instance that opened the pipe has asked
 	// for the stream: until then the tap outlives its pipe (see drain).
 	opened bool
-	left   chan struct{} // closed and replaced when a reader comes or goes
-	idler  *time.Timer
-	done   chan struct{} // closed when the tap starts ending
-	once   sync.Once
-	wg     sync.WaitGroup // reader servers
-	conns  map[net.Conn]struct{}
-	served []*tapReader // readers past their request, for the stdin reader to send to
+	// came is set once the relay has written its first line; dropped
+	// once the instance that asked for the stream gave it up before.
+	came, dropped bool
+	shut          bool          // no reader is admitted any more
+	why           string        // why it ended, for the host's log
+	left          chan struct{} // closed and replaced when a reader comes or goes
+	idler         *time.Timer
+	done          chan struct{} // closed when the tap starts ending
+	once          sync.Once
+	wg            sync.WaitGroup // reader servers
+	conns         map[net.Conn]struct{}
+	served        []*tapReader // readers past their request, for the stdin reader to send to
 	// tookSome, made by a takeUnread waiting, is closed when taken grows.
 	tookSome chan struct{}
 }
@@ -74,95 +73,79 @@ const tapDrainGrace = 5 * time.Second
 
 // tapOpenerPatience is how long after its start a tap whose pipe has ended
 // waits for the instance that opened the pipe to ask for the stream. That
-// instance dials from before the tap starts and gives up after
+// instance dials once the pipe is open and gives up after
 // tapJoinPatience; a program that prints and exits at once ends the pipe
-// long before (a race-built tap takes a second to start under load), and
-// its output would otherwise end with the tap unread.
+// before that instance has asked.
 const tapOpenerPatience = tapJoinPatience + time.Second
 
-// RunTap runs the tap whose command line (after [TapWord]) is args, with
-// the pane's output on stdin, and returns the exit status.
-func RunTap(args []string, stdin io.Reader, stderr io.Writer) int {
-	fs := flag.NewFlagSet("tmux-mcp tap", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	sock := fs.String("S", "", "tmux server socket")
-	bin := fs.String("tmux", "tmux", "tmux binary")
-	pane := fs.String("pane", "", "pane id")
-	genText := fs.String("gen", "", "stream generation (32 hex digits)")
-	listen := fs.String("listen", "", "unix socket to serve readers on")
-	buffer := fs.Int("buffer", DefaultOptions.BufferBytes, "bytes of text kept")
-	idle := fs.Duration("idle", DefaultOptions.Idle, "end after this long without a reader")
-	ready := fs.String("ready", "", "unix datagram socket told when the tap listens")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	var gen [16]byte
-	if b, err := hex.DecodeString(*genText); err != nil || len(b) != 16 || *pane == "" || *listen == "" || *sock == "" {
-		fmt.Fprintln(stderr, "tmux-mcp tap: want -S, --pane, --gen (32 hex digits) and --listen")
-		return 2
-	} else {
-		copy(gen[:], b)
-	}
-	if *buffer <= 0 {
-		*buffer = DefaultOptions.BufferBytes
-	}
-	c := tmuxctl.New(tmuxctl.Config{Binary: *bin, SocketPath: *sock})
+// newTap returns the tap of generation gen, served on socket, of a pane
+// not known yet (its relay names it).
+func newTap(pane tmuxctl.PaneID, gen [16]byte, socket string, buffer int, idle time.Duration, ops tmuxctl.LiveOps) *tap {
 	t := &tap{
-		pane: tmuxctl.PaneID(*pane), mark: tapMark(gen, *listen), socket: *listen, idle: *idle,
-		ops: c.LiveOps(livekey.Key{}), s: newStream(nil, tmuxctl.PaneID(*pane), *buffer),
+		pane: pane, mark: tapMark(gen, socket), socket: socket, idle: idle, ops: ops,
+		s: newStream(nil, pane, buffer), finished: make(chan struct{}),
 		done: make(chan struct{}), conns: map[net.Conn]struct{}{}, left: make(chan struct{}), started: time.Now(),
 	}
 	t.s.gen = gen
-	t.stdin, _ = stdin.(*os.File) // also keeps it alive under pollable's file
-	in := pollable(stdin)
-	ln, err := t.listen()
-	if err != nil {
-		// Nobody can read this pane through us: give the pane back.
-		fmt.Fprintf(stderr, "tmux-mcp tap: %v\n", err)
-		t.giveBack()
-		return 1
-	}
-	tellReady(*ready, gen)
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	go func() {
-		<-signals
-		t.end()
-	}()
+	// The idle limit runs from the relay's coming (run), not before: a
+	// relay slow to start (a loaded machine) must not find its stream
+	// ended.
+	t.idler = time.AfterFunc(idle, t.idleCheck)
+	t.idler.Stop()
+	return t
+}
+
+// run reads the relay's FIFO r into the stream until the pane's pipe ends
+// or the tap ends (idle, dropped, or the host signalled), then serves the
+// readers the rest and clears the pane's mark if it is still the tap's.
+func (t *tap) run(r *os.File) {
+	defer r.Close()
 	t.mu.Lock()
-	t.idler = time.AfterFunc(t.idle, t.idleCheck)
+	t.stdin = r
 	t.mu.Unlock()
-	accepting := make(chan struct{})
-	go func() {
-		defer close(accepting)
-		t.accept(ln)
-	}()
+	pane, first, err := t.relayHeader(r)
+	t.hold.Close()
+	os.Remove(t.fifo)
+	t.mu.Lock()
+	if t.dropped {
+		err = errHostEnding
+	}
+	t.came = err == nil
+	t.mu.Unlock()
+	if err != nil {
+		t.why = "no relay: " + err.Error()
+		// No relay came: nothing was piped, so nothing is given back.
+		t.s.mu.Lock()
+		t.s.pipeEnded = true
+		t.s.notifyLocked()
+		t.s.mu.Unlock()
+		t.end()
+		t.finish(false)
+		return
+	}
+	t.pane = pane
+	t.s.mu.Lock()
+	t.s.pane = pane
+	t.s.mu.Unlock()
+	t.mu.Lock()
+	if t.readers == 0 {
+		t.idler.Reset(t.idle)
+	}
+	t.mu.Unlock()
 	ended := make(chan struct{})
 	go func() {
-		t.read(in)
+		t.read(r, first)
 		close(ended)
-	}()
-	// Neither readers nor the pane's output wait for the record (a tmux
-	// command): what the pane printed is in the ring the moment a reader
-	// asks. Its end removes the mark, which the record, guarded by the
-	// mark without a pid, then leaves alone. It waits for the instance
-	// that opened the pipe, a bounded time: on one P the command's own
-	// work would otherwise come before that instance's first read. Until
-	// the record, a sweep knows the tap lives by its socket.
-	recorded := make(chan struct{})
-	go func() {
-		defer close(recorded)
-		if t.awaitOpener(tapRecordWait) {
-			t.record()
-		}
 	}()
 	select {
 	case <-ended:
 		// The pane closed or its pipe was closed: let readers take the rest.
+		t.why = "the pipe ended"
 		t.drain()
 	case <-t.done:
 		// Idle or signalled: close our pipe (only if it is still ours),
-		// which ends stdin; readers get the end as soon as it comes.
+		// which ends the relay; readers get the end as soon as it comes.
+		t.why = "idle or signalled"
 		t.giveBack()
 		select {
 		case <-ended:
@@ -174,94 +157,42 @@ func RunTap(args []string, stdin io.Reader, stderr io.Writer) int {
 		t.s.mu.Unlock()
 	}
 	t.end()
-	<-recorded
-	// No reader may be cut off: once the socket's name is gone nobody new
-	// can connect, and those already queued are served to the end.
-	ln.SetDeadline(time.Now())
-	<-accepting
-	os.Remove(t.socket)
-	ln.SetDeadline(time.Time{})
-	for _, c := range acceptQueued(ln) {
-		t.admit(c)
-	}
-	ln.Close()
-	os.Remove(filepath.Dir(t.socket)) // only if no other tap's socket is there
+	t.finish(true)
+}
+
+// finish admits no more readers, serves those it has to the end (a
+// bounded time), and clears the pane's mark if it is still the tap's.
+func (t *tap) finish(piped bool) {
+	t.mu.Lock()
+	t.shut = true
+	t.idler.Stop()
+	t.mu.Unlock()
 	t.awaitReaders(time.Now().Add(tapDrainGrace))
 	t.closeReaders()
 	t.wg.Wait()
-	// The pipe has ended (or was closed above): only the mark may be left,
-	// and only if it is still this tap's. The pipe itself is never closed
+	if !piped {
+		return
+	}
+	// The pipe has ended (or was closed): only the mark may be left, and
+	// only if it is still this tap's. The pipe itself is never closed
 	// here: after its end it may be someone else's.
 	ctx, cancel := context.WithTimeout(context.Background(), tapStepTimeout)
 	defer cancel()
 	t.ops.UnmarkPipe(ctx, t.pane, t.mark)
-	return 0
 }
 
-// listen makes the private directory (0700, ours) and the socket.
-func (t *tap) listen() (*net.UnixListener, error) {
-	dir := filepath.Dir(t.socket)
-	for attempt := 0; ; attempt++ {
-		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-			return nil, err
-		}
-		fi, err := os.Lstat(dir)
-		if errors.Is(err, os.ErrNotExist) && attempt < 3 {
-			// Another tap, ending, removed the directory since our
-			// Mkdir found it: again (the tap would otherwise give its
-			// pane back).
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if !fi.IsDir() || fi.Mode().Perm() != 0o700 || !ownedByMe(fi) {
-			return nil, fmt.Errorf("%s is not a private directory of this user", dir)
-		}
-		os.Remove(t.socket) // a dead tap's socket of the same name
-		ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: t.socket, Net: "unix"})
-		if err != nil && attempt < 3 {
-			// Another tap removed the directory as it ended: again.
-			continue
-		}
-		if err == nil {
-			ln.SetUnlinkOnClose(false)
-		}
-		return ln, err
+// dropUnopened ends a tap whose relay has not come: the instance that
+// asked for it could not open the pane's pipe.
+func (t *tap) dropUnopened() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.came || t.dropped {
+		return
 	}
-}
-
-// tapRecordWait is how long the record waits for the instance that opened
-// the pipe to ask for the stream.
-const tapRecordWait = 50 * time.Millisecond
-
-// awaitOpener waits until the instance that opened the pipe has asked for
-// the stream, or for limit; it reports false if the tap ends first.
-func (t *tap) awaitOpener(limit time.Duration) bool {
-	timeout := time.After(limit)
-	for {
-		t.mu.Lock()
-		opened, left := t.opened, t.left
-		t.mu.Unlock()
-		if opened {
-			return true
-		}
-		select {
-		case <-left:
-		case <-timeout:
-			return true
-		case <-t.done:
-			return false
-		}
+	t.dropped = true
+	if t.stdin != nil {
+		t.stdin.SetReadDeadline(time.Now())
 	}
-}
-
-// record adds the tap's pid to the pane's mark, so that a sweep can tell
-// a tap that died from one that runs.
-func (t *tap) record() {
-	ctx, cancel := context.WithTimeout(context.Background(), tapStepTimeout)
-	defer cancel()
-	t.ops.RecordRelay(ctx, t.pane, t.mark, os.Getpid())
 }
 
 // giveBack closes the pane's pipe and clears the mark, if both are still
@@ -272,22 +203,30 @@ func (t *tap) giveBack() {
 	t.ops.ClosePipe(ctx, t.pane, t.mark)
 }
 
-// read copies the pane's output into the stream until the pipe ends.
-func (t *tap) read(stdin io.Reader) {
-	buf := make([]byte, 64<<10)
+// read copies the pane's output (first, then the rest of stdin) into the
+// stream until the pipe ends. Its buffer is taken from a pool only once
+// the pipe has something to read (readPooled), so a quiet pane's reader
+// holds none.
+func (t *tap) read(stdin io.Reader, first []byte) {
 	var readers []*tapReader
+	took := func(b []byte) {
+		t.pulled.Add(int64(len(b)))
+		readers = t.take(b, readers)
+		t.taken.Add(int64(len(b)))
+		t.mu.Lock()
+		if t.tookSome != nil {
+			close(t.tookSome)
+			t.tookSome = nil
+		}
+		t.mu.Unlock()
+	}
+	if len(first) > 0 {
+		took(first)
+	}
 	for {
-		n, err := stdin.Read(buf)
-		if n > 0 {
-			t.pulled.Add(int64(n))
-			readers = t.take(buf[:n], readers)
-			t.taken.Add(int64(n))
-			t.mu.Lock()
-			if t.tookSome != nil {
-				close(t.tookSome)
-				t.tookSome = nil
-			}
-			t.mu.Unlock()
+		n, err := readPooled(stdin, took)
+		if n == 0 && err == nil {
+			err = io.EOF
 		}
 		if err != nil {
 			if err != io.EOF {
@@ -399,29 +338,16 @@ func (t *tap) closeReaders() {
 	}
 }
 
-// accept serves every reader that connects until the listener stops.
-func (t *tap) accept(ln *net.UnixListener) {
-	for {
-		c, err := ln.AcceptUnix()
-		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				return // RunTap stops accepting with a deadline
-			}
-			if errors.Is(err, net.ErrClosed) {
-				return
-			}
-			time.Sleep(10 * time.Millisecond) // out of descriptors, say: again soon
-			continue
-		}
-		t.admit(c)
-	}
-}
-
-// admit serves reader c. A reader that connects as the tap ends is
-// served too: it gets all the tap holds and the end.
-func (t *tap) admit(c *net.UnixConn) {
+// admit serves reader c, whose request (its words f) the host has read
+// from br, unless the tap has finished serving: false then. A reader that
+// comes as the tap ends is served too: it gets all the tap holds and the
+// end.
+func (t *tap) admit(c *net.UnixConn, br *bufio.Reader, f []string) bool {
 	t.mu.Lock()
+	if t.shut {
+		t.mu.Unlock()
+		return false
+	}
 	t.readers++
 	t.idler.Stop()
 	t.conns[c] = struct{}{}
@@ -430,7 +356,7 @@ func (t *tap) admit(c *net.UnixConn) {
 	t.mu.Unlock()
 	go func() {
 		defer t.wg.Done()
-		t.serve(c)
+		t.serve(c, br, f)
 		c.Close()
 		t.mu.Lock()
 		delete(t.conns, c)
@@ -445,6 +371,7 @@ func (t *tap) admit(c *net.UnixConn) {
 		t.readersChangedLocked()
 		t.mu.Unlock()
 	}()
+	return true
 }
 
 // tapSyncDefer bounds how long a sync waits for the stdin reader to take
@@ -491,20 +418,9 @@ func (t *tap) takeUnread(gone <-chan struct{}) {
 // tapChunk is the most text one T frame carries.
 const tapChunk = 256 << 10
 
-// serve answers one reader: its request, then the stream from there.
-func (t *tap) serve(c *net.UnixConn) {
-	if err := checkPeer(c); err != nil {
-		writeFrame(c, tapRefusal, []byte(err.Error()))
-		return
-	}
-	c.SetReadDeadline(time.Now().Add(5 * time.Second))
-	br := bufio.NewReader(c)
-	line, err := br.ReadString('\n')
-	if err != nil {
-		return
-	}
-	c.SetReadDeadline(time.Time{})
-	f := strings.Fields(line)
+// serve answers one reader, whose request (its words f) the host has
+// read from br: the stream from there.
+func (t *tap) serve(c *net.UnixConn, br *bufio.Reader, f []string) {
 	var off int64 = -1
 	if (len(f) == 3 || len(f) == 4 && f[3] == tapOpener) && f[0] == tapHello && f[1] == hex.EncodeToString(t.s.gen[:]) {
 		off, _ = strconv.ParseInt(f[2], 10, 64)
@@ -538,7 +454,10 @@ func (t *tap) serve(c *net.UnixConn) {
 	}()
 	pendingSyncs := 0
 	deferred := false // the pending syncs have waited for the stdin reader once
-	w := bufio.NewWriterSize(c, 64<<10)
+	// The writer's buffer is the server's only while it works: an idle
+	// reader (most of them, most of the time) holds none.
+	w := getWriter(c)
+	defer func() { putWriter(w) }()
 
 	s := t.s
 	if len(f) == 3 {
@@ -613,6 +532,8 @@ func (t *tap) serve(c *net.UnixConn) {
 		// Idle: at the ring's end with nothing else to send, the reader
 		// is the stdin reader's to send new text to (tapReader.sendNow)
 		// until this server wakes.
+		putWriter(w)
+		w = nil
 		r.mu.Unlock()
 		var synced, left, ending bool
 		select {
@@ -628,6 +549,7 @@ func (t *tap) serve(c *net.UnixConn) {
 		if left {
 			return
 		}
+		w = getWriter(c)
 		// What the stdin reader could not write without waiting goes
 		// first. It only has some after text this server had not seen,
 		// whose append closed changed: this server is awake for it.
@@ -737,6 +659,26 @@ func (r *tapReader) sendNow(s *Stream) {
 		return
 	}
 	r.rest.Next(writeNow(r.raw, r.rest.Bytes()))
+}
+
+// readBufs and writers hold the buffers of the taps' FIFO readers and of
+// their readers' servers while they work.
+var (
+	readBufs = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
+	writers  = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
+)
+
+func getWriter(c io.Writer) *bufio.Writer {
+	w := writers.Get().(*bufio.Writer)
+	w.Reset(c)
+	return w
+}
+
+func putWriter(w *bufio.Writer) {
+	if w != nil {
+		w.Reset(nil)
+		writers.Put(w)
+	}
 }
 
 // A markerAt is a marker waiting for its text to be sent first.

@@ -11,8 +11,8 @@ import (
 )
 
 // A program's pane made with a prepared tap is read through that tap from
-// its first byte: the pane is marked with the tap's generation, the tap
-// said it listens, and the program's exit marker is acked, so its shell
+// its first byte: the pane is marked with the stream's generation and the
+// running host, and the program's exit marker is acked, so its shell
 // ends the way the program did.
 func TestPreparedTapReadsTheNewPane(t *testing.T) {
 	h, c, _ := newTapHub(t)
@@ -46,8 +46,8 @@ func TestPreparedTapReadsTheNewPane(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info, ok := parseTapMark(pane.PipeMark); !ok || info.gen != s.gen {
-		t.Errorf("pane marked %q, want the tap of generation %x", pane.PipeMark, s.gen)
+	if info, ok := parseTapMark(pane.PipeMark); !ok || info.gen != s.gen || !isHostSocket(info.socket) || info.pid == 0 || !processAlive(info.pid) {
+		t.Errorf("pane marked %q, want the running stream host's stream of generation %x", pane.PipeMark, s.gen)
 	}
 	if err := start(ctx); err != nil {
 		t.Fatal(err)
@@ -73,13 +73,6 @@ func TestPreparedTapReadsTheNewPane(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(chunk.Text), "first line") {
 		t.Errorf("the stream starts %q, want the program's first line", chunk.Text)
-	}
-	b := &h.readyBoard
-	b.mu.Lock()
-	woken := b.woken
-	b.mu.Unlock()
-	if woken != 1 {
-		t.Errorf("%d dials woken by the tap's word, want 1", woken)
 	}
 	if h.stream(created.Pane) != s {
 		t.Error("the hub does not hold the pane's stream")

@@ -25,19 +25,18 @@ import (
 )
 
 // newTestTap returns a tap without a pane whose ring keeps capacity
-// bytes, serving readers on a socket of its own: the test is its stdin
-// reader (tap.take, then endTestPipe).
+// bytes, served by a stream host of its own on a socket of its own: the
+// test is its stdin reader (tap.take, then endTestPipe).
 func newTestTap(t *testing.T, capacity int) *tap {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "tapd") // short: a socket's path is
 	if err != nil {
 		t.Fatal(err)
 	}
-	tp := &tap{
-		pane: "%1", socket: filepath.Join(dir, "t.sock"), idle: time.Hour, s: newStream(nil, "%1", capacity),
-		done: make(chan struct{}), conns: map[net.Conn]struct{}{}, left: make(chan struct{}), started: time.Now(),
-		idler: time.AfterFunc(time.Hour, func() {}),
-	}
+	socket := filepath.Join(dir, "host1.sock")
+	hs := newStreamHost(socket, tmuxctl.LiveOps{}, time.Hour)
+	tp := newTap("%1", [16]byte{1}, socket, capacity, time.Hour, tmuxctl.LiveOps{})
+	hs.taps[tp.s.gen] = tp
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: tp.socket, Net: "unix"})
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +44,7 @@ func newTestTap(t *testing.T, capacity int) *tap {
 	accepting := make(chan struct{})
 	go func() {
 		defer close(accepting)
-		tp.accept(ln)
+		hs.accept(ln)
 	}()
 	t.Cleanup(func() {
 		ln.Close()
@@ -53,6 +52,7 @@ func newTestTap(t *testing.T, capacity int) *tap {
 		tp.end()
 		tp.closeReaders()
 		tp.wg.Wait()
+		hs.conns.Wait()
 		tp.idler.Stop()
 		os.RemoveAll(dir)
 	})
@@ -419,7 +419,7 @@ func TestTapJoinCountsWhatWaitsInThePipe(t *testing.T) {
 	go func() {
 		defer close(read)
 		time.Sleep(20 * time.Millisecond) // the stdin reader starts late
-		tp.read(r)
+		tp.read(r, nil)
 	}()
 	t.Cleanup(func() {
 		w.Close()

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -121,21 +122,6 @@ func (s *Stream) syncTap(ctx context.Context) {
 // instance or another) has to answer on its socket.
 const tapJoinPatience = 5 * time.Second
 
-// tapCommand is the pipe-pane command that runs the tap of pane p; ready
-// is the ready socket it tells when it listens ("": none).
-func (h *Hub) tapCommand(p tmuxctl.PaneID, gen [16]byte, socket, ready string) string {
-	q := tmuxctl.ShellQuote
-	cmd := "exec " + q(h.opts.TapBinary) + " " + TapWord +
-		" -S " + q(h.client.SocketPath()) + " --tmux " + q(h.ops.Binary()) +
-		" --pane " + q(string(p)) + " --gen " + hex.EncodeToString(gen[:]) +
-		" --listen " + q(socket) + " --buffer " + strconv.Itoa(h.opts.BufferBytes) +
-		" --idle " + h.opts.Idle.String()
-	if ready != "" {
-		cmd += " --ready " + q(ready)
-	}
-	return cmd
-}
-
 // A tap's socket is dialled every tapDialStep for tapDialFast, then with
 // pauses that double up to tapDialSlow; whether the tap may still answer
 // is asked of tmux (a command) after tapDialCheck, then every
@@ -148,22 +134,34 @@ const (
 	tapDialCheck = 20 * time.Millisecond
 )
 
-// startTapStream reads pane p through its tap: the one already on the
-// pane, or one this instance starts. A pane whose pipe is someone else's
-// gets [tmuxctl.PipeTakenError]. If a tap this instance starts does not
-// answer, the pane is read through a FIFO of this instance's own.
+// startTapStream reads pane p through its stream in the stream host:
+// the one already on the pane (of the host, or of an older version's tap
+// of its own), or one this instance asks the host for. A pane whose pipe
+// is someone else's gets [tmuxctl.PipeTakenError]. Where no host can be
+// started, the pane is read through a FIFO of this instance's own.
 func (h *Hub) startTapStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*Stream, error) {
 	for attempt := 0; ; attempt++ {
 		var gen [16]byte
 		tmuxctl.NonceBytes(gen[:])
-		socket := tapSocket(tapDir(h.client.SocketPath()), gen)
-		mark := tapMark(gen, socket)
-		readyPath, ready, forget := h.expectTap(gen)
-		pane, opened, err := h.ops.OpenPipe(ctx, p, h.tapCommand(p, gen, socket, readyPath), mark)
-		if err != nil || !opened {
-			forget() // no tap of ours starts
+		mine, fifo, err := h.newHostStream(ctx, gen)
+		if errors.Is(err, errNoHost) {
+			return h.startFIFOStream(ctx, p, gate)
 		}
+		if err != nil {
+			return nil, err
+		}
+		pane, opened, err := h.ops.OpenPipe(ctx, p, hostRelayCommand(fifo, string(p)), mine.mark)
 		var taken *tmuxctl.PipeTakenError
+		var nf *tmuxctl.NotFoundError
+		switch {
+		case err == nil && !opened || errors.As(err, &taken) || errors.As(err, &nf):
+			h.dropHostStream(gen) // no relay of ours starts
+		case err != nil:
+			// A context that ended as tmux ran the command, say: the
+			// relay starts if the pane bears our mark. The host then
+			// keeps the stream, which ends by its idle limit.
+			h.dropUnlessMarked(p, gen, mine.mark)
+		}
 		var info tapInfo
 		ours := false
 		switch {
@@ -185,13 +183,13 @@ func (h *Hub) startTapStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl
 		case !opened:
 			return nil, fmt.Errorf("pane %s: its pipe could not be opened", p)
 		default:
-			info, ours = tapInfo{mark: mark, gen: gen, socket: socket}, true
+			info, ours = mine, true
 		}
 		if ours {
-			// The tap reads the pane from its first byte, so the stream
+			// The host reads the pane from its first byte, so the stream
 			// can be returned now and joined in the background: output
 			// printed after this returns reaches it all the same.
-			return h.followOwnTap(p, info, gate, ready, forget)
+			return h.followOwnTap(p, info, gate)
 		}
 		s, err := h.joinTap(ctx, p, info, gate)
 		switch {
@@ -199,13 +197,65 @@ func (h *Hub) startTapStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl
 			return s, nil
 		case ctx.Err() != nil || errors.Is(err, ErrHubClosed):
 			return nil, err
-		case attempt < 2 && tapGone(h, p, info):
-			// A tap that died and left its mark, or never started.
+		case attempt < 2 && (errors.Is(err, errStreamGone) || tapGone(h, p, info)):
+			// A host or tap that died and left its mark, one that never
+			// started, or a stream its host no longer has.
 			h.ops.ClosePipe(ctx, p, info.baseMark())
 			continue
 		}
 		return nil, err
 	}
+}
+
+// errStreamGone is a refusal from a stream host that has no stream of the
+// generation asked for.
+var errStreamGone = errors.New("its stream host has no such stream")
+
+// newHostStream asks the stream host (started if need be) for a stream of
+// generation gen, and returns what the pane's mark is to say and the FIFO
+// its relay writes into.
+func (h *Hub) newHostStream(ctx context.Context, gen [16]byte) (tapInfo, string, error) {
+	if h.hostless.Load() {
+		return tapInfo{}, "", errNoHost
+	}
+	socket := hostSocket(h.client.SocketPath(), h.proto)
+	f, err := h.hostCall(ctx, "new", hex.EncodeToString(gen[:]), strconv.Itoa(h.opts.BufferBytes), h.opts.Idle.String())
+	if errors.Is(err, errNoHost) {
+		h.hostless.Store(true)
+	}
+	if err != nil {
+		return tapInfo{}, "", err
+	}
+	pid := 0
+	if len(f) == 2 {
+		pid, _ = strconv.Atoi(f[1])
+	}
+	if pid <= 0 || !plainPath(f[0]) {
+		return tapInfo{}, "", fmt.Errorf("the stream host (%s) answered %q", socket, f)
+	}
+	mark := tapMark(gen, socket) + "." + f[1]
+	return tapInfo{mark: mark, gen: gen, socket: socket, pid: pid}, f[0], nil
+}
+
+// dropUnlessMarked drops the host's stream of generation gen unless pane
+// p bears its mark (the pipe was opened after all), asking tmux with a
+// bound of its own: the caller's context may be what ended.
+func (h *Hub) dropUnlessMarked(p tmuxctl.PaneID, gen [16]byte, mark string) {
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	if pane, err := h.client.Pane(ctx, p); err == nil && pane.PipeMark == mark {
+		return
+	}
+	h.dropHostStream(gen)
+}
+
+// dropHostStream tells the stream host that the relay of generation gen
+// will not come (errors are ignored: the host drops it after
+// hostRelayPatience anyway).
+func (h *Hub) dropHostStream(gen [16]byte) {
+	ctx, cancel := context.WithTimeout(context.Background(), stepTimeout)
+	defer cancel()
+	h.hostCallNoStart(ctx, "drop", hex.EncodeToString(gen[:]))
 }
 
 // tapGone reports whether the tap info names has died or never started
@@ -217,17 +267,15 @@ func tapGone(h *Hub, p tmuxctl.PaneID, info tapInfo) bool {
 	return !tapStarting(info)
 }
 
-// followOwnTap returns the stream of a tap this instance has just started
-// and joins it in the background.
-// ready is closed when the tap says it listens; forget ends that wait.
-func (h *Hub) followOwnTap(p tmuxctl.PaneID, info tapInfo, gate tmuxctl.Gate, ready <-chan struct{}, forget func()) (*Stream, error) {
+// followOwnTap returns the stream of a pane this instance has just piped
+// into the stream host and joins it in the background.
+func (h *Hub) followOwnTap(p tmuxctl.PaneID, info tapInfo, gate tmuxctl.Gate) (*Stream, error) {
 	s := newStream(h, p, h.opts.BufferBytes)
 	s.gen, s.mark = info.gen, info.baseMark()
 	tc := &tapConn{info: info, joined: make(chan struct{}), gate: gate, acked: !gate.Ack}
 	s.tap = tc
 	if !h.goFunc(func() {
-		conn, br, head, err := h.dialTap(h.ctx, p, info, ready)
-		forget()
+		conn, br, head, err := h.dialTap(h.ctx, p, info, true)
 		if err != nil {
 			close(tc.joined)
 			// The failure goes in before the drain is announced: a reader
@@ -270,18 +318,15 @@ func (h *Hub) followOwnTap(p tmuxctl.PaneID, info tapInfo, gate tmuxctl.Gate, re
 		close(tc.joined)
 		h.feedTap(s, tc)
 	}) {
-		forget()
 		return nil, ErrHubClosed
 	}
 	return s, nil
 }
 
-// dialTap connects to the tap info names and reads its header. ready is
-// non-nil when this instance opened the tap's pipe: it is closed when the
-// tap says it listens. It waits for a tap that is starting, but not for
-// one that has died.
-func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, ready <-chan struct{}) (*net.UnixConn, *bufio.Reader, tapHeaderBody, error) {
-	opener := ready != nil
+// dialTap connects to the tap (or stream host) info names and reads its
+// header; opener is true when this instance opened the pane's pipe. It
+// waits for a tap that is starting, but not for one that has died.
+func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, opener bool) (*net.UnixConn, *bufio.Reader, tapHeaderBody, error) {
 	var head tapHeaderBody
 	if fi, err := os.Lstat(filepath.Dir(info.socket)); err == nil && (!fi.IsDir() || fi.Mode().Perm() != 0o700 || !ownedByMe(fi)) {
 		return nil, nil, head, fmt.Errorf("pane %s: its tap's directory %s is not private to this user", p, filepath.Dir(info.socket))
@@ -316,8 +361,6 @@ func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, ready
 			return nil, nil, head, ctx.Err()
 		case <-h.done:
 			return nil, nil, head, ErrHubClosed
-		case <-ready:
-			ready = nil // it listens: dial now, and poll should that fail
 		case <-time.After(pause):
 		}
 		if time.Since(start) > tapDialFast {
@@ -341,6 +384,9 @@ func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, ready
 	if err != nil {
 		return fail(err)
 	}
+	if kind == tapRefusal && strings.HasPrefix(string(body), hostNoStream) {
+		return fail(fmt.Errorf("%w: %s", errStreamGone, body))
+	}
 	if kind != tapHeader {
 		return fail(fmt.Errorf("refused: %s", body))
 	}
@@ -354,7 +400,7 @@ func (h *Hub) dialTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, ready
 // joinTap connects to another instance's tap, takes everything its ring
 // holds up to now, and follows it.
 func (h *Hub) joinTap(ctx context.Context, p tmuxctl.PaneID, info tapInfo, gate tmuxctl.Gate) (*Stream, error) {
-	conn, br, head, err := h.dialTap(ctx, p, info, nil)
+	conn, br, head, err := h.dialTap(ctx, p, info, false)
 	if err != nil {
 		return nil, err
 	}
@@ -553,6 +599,10 @@ func (s *Stream) closeTap() {
 // before a restart — the pane's tap of that generation, joined now.
 func (h *Hub) LookupOn(ctx context.Context, gen [16]byte, p tmuxctl.PaneID) (*Stream, Failure, bool) {
 	s, f, ok := h.Lookup(gen)
+	if ok && !s.claim() {
+		// Expiring as it was found: a tap's stream is joined again below.
+		s, f, ok = nil, Expired, false
+	}
 	if ok {
 		s.syncTap(ctx)
 	}

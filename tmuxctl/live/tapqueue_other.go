@@ -3,16 +3,33 @@
 package live
 
 import (
+	"errors"
 	"io"
-	"net"
+	"os"
+	"os/exec"
 	"syscall"
 )
 
-// acceptQueued takes nothing where a tap serves nobody (see checkPeer).
-func acceptQueued(*net.UnixListener) []*net.UnixConn { return nil }
-
-// pollable returns stdin as it is.
-func pollable(stdin io.Reader) io.Reader { return stdin }
-
 // writeNow writes nothing: the reader's server writes it all.
 func writeNow(syscall.RawConn, []byte) int { return 0 }
+
+// flock fails: no stream host runs here (see checkPeer).
+func flock(*os.File) error { return errors.ErrUnsupported }
+
+// execHost returns the command that would start the stream host.
+func execHost(bin string, args ...string) *exec.Cmd { return exec.Command(bin, args...) }
+
+// readPooled reads once from r into a pooled buffer and passes what it
+// read to took.
+func readPooled(r io.Reader, took func([]byte)) (int, error) {
+	bp := readBufs.Get().(*[]byte)
+	defer readBufs.Put(bp)
+	n, err := r.Read(*bp)
+	if n > 0 {
+		took((*bp)[:n])
+	}
+	if n == 0 && err == nil {
+		err = io.ErrNoProgress
+	}
+	return n, err
+}

@@ -14,11 +14,11 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl"
 )
 
-// TestMain lets tmux run this test binary as a pane's tap, as it runs the
-// tmux-mcp binary.
+// TestMain lets a hub start this test binary as the stream host, as it
+// starts the tmux-mcp binary.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == TapWord {
-		os.Exit(RunTap(os.Args[2:], os.Stdin, os.Stderr))
+	if len(os.Args) > 1 && os.Args[1] == HostWord {
+		os.Exit(RunHost(os.Args[2:], os.Stderr))
 	}
 	os.Exit(m.Run())
 }
@@ -124,37 +124,4 @@ func exitOnceShown(ctx context.Context, c *tmuxctl.Client, p tmuxctl.PaneID, tex
 		return err
 	}
 	return f.Close()
-}
-
-// A tap that never answers (here a "tap" binary that exits at once) ends
-// its stream with a failure, and the failure is there as soon as the
-// stream says it has drained: a reader woken then never takes an empty
-// stream for a pane that printed nothing.
-func TestUnreachableTapFailsBeforeDrained(t *testing.T) {
-	c, _ := client(t)
-	h := newHub(t, c, Options{TapBinary: "true"}) // found on the pane's PATH
-	ctx := context.Background()
-	created, start, err := c.StartGated(ctx, tmuxctl.Placement{}, tmuxctl.Spawn{Argv: []string{"sleep", "60"}}, tmuxctl.Gate{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := h.WatchPiped(ctx, created.Pane, tmuxctl.Gate{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-s.Drained():
-	case <-time.After(tapJoinPatience + eventBound):
-		t.Fatal("the stream of an unreachable tap never ended")
-	}
-	got, err := s.Read(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Failed != ConnectionLost {
-		t.Errorf("stream drained with text %q, failure %q; want failure %q", got.Text, got.Failed, ConnectionLost)
-	}
 }

@@ -1,0 +1,201 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/internal/mcptest"
+	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
+)
+
+// Benchmarks of the stream host (issue 32) against the per-instance `cat`
+// relay path (TMUX_MCP_NO_TAPS=1), in one run: memory of the watchers
+// (the host and its relays, or the relays) and the tmux server at 10, 50
+// and 200 watched panes, watching one pane more, watching 100 panes at
+// once, and CPU while 200 panes print 5 lines a second each. Numbers
+// are printed, never asserted. Linux only (/proc). Run:
+//
+//	go test ./e2e/ -run '^$' -bench 'BenchmarkHost' -benchtime 1x -v
+
+// launchMCPEnv is launchMCP with more environment.
+func launchMCPEnv(tb testing.TB, sock string, env ...string) *mcpServer {
+	tb.Helper()
+	bin, err := buildBinary()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cmd := serverCommand(bin, sock, privateTmpdir(tb))
+	cmd.Env = append(cmd.Env, env...)
+	cmd.Stderr = nil
+	p, err := mcptest.StartProcess(cmd)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m := &mcpServer{Process: p, stderr: filepath.Join(tb.TempDir(), "none")}
+	tb.Cleanup(func() { p.Stop(stopGrace, replyBound) })
+	if _, err := p.Initialize("tmux-mcp-bench", replyBound); err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+// pssKiB returns a process's proportional set size (smaps_rollup), KiB.
+func pssKiB(pid int) int {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Pss:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return n
+		}
+	}
+	return 0
+}
+
+// cpuTicks returns a process's user+system time in clock ticks.
+func cpuTicks(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return u + st
+}
+
+// watchers returns the tmux server's pid and the watchers' pids: the
+// relays (the server's `cat` children) and the stream host (the process
+// whose command line is "<binary> host …"), if any.
+func watchers(tb testing.TB, sock string) (server int, ws []int) {
+	server, _ = strconv.Atoi(strings.TrimSpace(tmuxtest.RunNative(tb, sock, "display", "-p", "#{pid}")))
+	for _, p := range processes() {
+		switch {
+		case p.ppid == server && len(p.argv) > 0 && filepath.Base(p.argv[0]) == "cat":
+			ws = append(ws, p.pid)
+		case len(p.argv) > 3 && p.argv[1] == "host" && p.argv[2] == "-S" && p.argv[3] == sock:
+			ws = append(ws, p.pid)
+		}
+	}
+	return server, ws
+}
+
+// benchPanes makes n more windows running an interactive sh on sock.
+func benchPanes(tb testing.TB, sock string, n int) []string {
+	var ids []string
+	for range n {
+		id := strings.TrimSpace(tmuxtest.RunNative(tb, sock, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "main:", "sh"))
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+var benchModes = []struct {
+	name string
+	env  []string
+}{{"host", nil}, {"cat-relays", []string{"TMUX_MCP_NO_TAPS=1"}}}
+
+// BenchmarkHostMemory watches 10, 50 and 200 panes one after another and
+// reports the PSS of the watchers and of the server, and how long
+// watching one pane more took (capture_since, one after another).
+func BenchmarkHostMemory(b *testing.B) {
+	for _, n := range []int{10, 50, 200} {
+		for _, mode := range benchModes {
+			b.Run(fmt.Sprintf("panes=%d/%s", n, mode.name), func(b *testing.B) {
+				for b.Loop() {
+					sock := tmuxtest.Server(b)
+					panes := benchPanes(b, sock, n)
+					m := launchMCPEnv(b, sock, mode.env...)
+					var total time.Duration
+					for _, p := range panes {
+						t0 := time.Now()
+						m.mustTool(b, "capture_since", map[string]any{"paneId": p})
+						total += time.Since(t0)
+					}
+					time.Sleep(500 * time.Millisecond)
+					server, ws := watchers(b, sock)
+					pss := 0
+					for _, w := range ws {
+						pss += pssKiB(w)
+					}
+					b.ReportMetric(float64(pss)/1024, "watchers-PSS-MB")
+					b.ReportMetric(float64(pssKiB(server))/1024, "server-PSS-MB")
+					b.ReportMetric(float64(len(ws)), "watcher-processes")
+					b.ReportMetric(ms(total/time.Duration(n)), "ms-per-watch")
+					b.ReportMetric(0, "ns/op")
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkHostWatch100AtOnce asks for 100 panes' streams at once in one
+// instance and reports how long until the last answered.
+func BenchmarkHostWatch100AtOnce(b *testing.B) {
+	for _, mode := range benchModes {
+		b.Run(mode.name, func(b *testing.B) {
+			for b.Loop() {
+				sock := tmuxtest.Server(b)
+				panes := benchPanes(b, sock, 100)
+				m := launchMCPEnv(b, sock, mode.env...)
+				m.mustTool(b, "capture_since", map[string]any{"paneId": "%0"}) // the host runs, as it would
+				t0 := time.Now()
+				var ids []string
+				for _, p := range panes {
+					ids = append(ids, m.startTool("capture_since", map[string]any{"paneId": p}))
+				}
+				for _, id := range ids {
+					m.mustAnswer(b, "capture_since", id)
+				}
+				b.ReportMetric(ms(time.Since(t0)), "ms-for-100")
+				b.ReportMetric(0, "ns/op")
+			}
+		})
+	}
+}
+
+// BenchmarkHostCPU watches 200 panes that each print 5 lines a second
+// and reports the CPU of the server and the watchers (and, apart, of the
+// instance) over 10 s, in percent of one core.
+func BenchmarkHostCPU(b *testing.B) {
+	for _, mode := range benchModes {
+		b.Run(mode.name, func(b *testing.B) {
+			for b.Loop() {
+				sock := tmuxtest.Server(b)
+				panes := benchPanes(b, sock, 200)
+				m := launchMCPEnv(b, sock, mode.env...)
+				for _, p := range panes {
+					m.mustTool(b, "capture_since", map[string]any{"paneId": p})
+				}
+				for _, p := range panes {
+					tmuxtest.RunNative(b, sock, "send-keys", "-t", p, "while :; do echo line-of-output; sleep 0.2; done", "Enter")
+				}
+				time.Sleep(2 * time.Second)
+				server, ws := watchers(b, sock)
+				all := append([]int{server}, ws...)
+				sum := func(pids []int) (t int64) {
+					for _, p := range pids {
+						t += cpuTicks(p)
+					}
+					return t
+				}
+				before, inst0 := sum(all), cpuTicks(m.pid())
+				const span = 10 * time.Second
+				time.Sleep(span)
+				after, inst1 := sum(all), cpuTicks(m.pid())
+				hz := 100.0 // USER_HZ
+				b.ReportMetric(float64(after-before)/hz/span.Seconds()*100, "server+watchers-CPU-%")
+				b.ReportMetric(float64(inst1-inst0)/hz/span.Seconds()*100, "instance-CPU-%")
+				b.ReportMetric(0, "ns/op")
+				for _, p := range panes {
+					tmuxtest.RunNative(b, sock, "send-keys", "-t", p, "C-c", "")
+				}
+			}
+		})
+	}
+}
