@@ -301,20 +301,32 @@ func (h *Hub) streamDied(p tmuxctl.PaneID) {
 // before it marks the pane dead, but the relay may still be copying it.
 const settleQuiet = 30 * time.Millisecond
 
+// relayPatience bounds how long settle waits for a FIFO's relay to start.
+const relayPatience = 5 * time.Second
+
 // settle marks s dead once its pipe has been quiet for settleQuiet since
 // the death was heard and since its last data (a second at most), then
 // closes the pipe: a dead pane prints no more. The death can be heard
 // before the pane's last output has come through the relay (they take
 // different ways), so quiet counts from the death too.
+//
+// A FIFO's relay that has not said its pid yet has not copied anything:
+// on a loaded machine a program can print and die before its cat runs,
+// and the stream would be called dead without its output. Quiet then
+// counts only once the relay has started, up to relayPatience.
 func (h *Hub) settle(s *Stream) {
 	heard := time.Now()
 	deadline := heard.Add(time.Second)
 	for {
 		s.mu.Lock()
 		quietFor := time.Since(s.lastData)
+		waitingForRelay := s.tap == nil && s.relayPID == 0 && !s.pipeEnded
 		s.mu.Unlock()
 		quietFor = min(quietFor, time.Since(heard))
-		if quietFor >= settleQuiet || time.Now().After(deadline) {
+		if waitingForRelay && time.Since(heard) < relayPatience {
+			quietFor = 0
+		}
+		if quietFor >= settleQuiet || time.Now().After(deadline) && !(waitingForRelay && time.Since(heard) < relayPatience) {
 			break
 		}
 		select {
