@@ -11,54 +11,64 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 )
 
-// get_pane_info and list_panes say awaiting_input while the command a marking shell
-// runs waits for input, and running while it works.
+// paneState is what get_pane_info and list_panes say of pane %1, which
+// must agree: its activity ("-" when none), then, with status, the last
+// marked command's exit status when known.
+func paneState(t *testing.T, h *Handlers, status bool) string {
+	t.Helper()
+	ctx := context.Background()
+	info, err := h.GetPaneInfo(ctx, gen.GetPaneInfoInput{PaneID: "%1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := h.ListPanes(ctx, gen.ListPanesInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	say := func(activity *string, last *int) string {
+		s := "-"
+		if activity != nil {
+			s = *activity
+		}
+		if status && last != nil {
+			s += fmt.Sprintf(" %d", *last)
+		}
+		return s
+	}
+	fromInfo := say((*string)(info.Activity), info.LastExitStatus)
+	fromList := "not listed"
+	for _, p := range list.Panes {
+		if p.PaneID == "%1" {
+			fromList = say((*string)(p.Activity), p.LastExitStatus)
+		}
+	}
+	if fromInfo != fromList {
+		return fmt.Sprintf("get_pane_info %q, list_panes %q", fromInfo, fromList)
+	}
+	return fromInfo
+}
+
+// awaitPaneState waits until paneState says want.
+func awaitPaneState(t *testing.T, h *Handlers, status bool, want string) {
+	t.Helper()
+	got := ""
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if got = paneState(t, h, status); got == want {
+			return
+		}
+	}
+	t.Fatalf("pane state %q, want %q", got, want)
+}
+
+// get_pane_info and list_panes say awaiting_input while the command a
+// marking shell runs waits for input, and running while it works.
 func TestPaneInfoSaysAwaitingInput(t *testing.T) {
 	h, _, sock := testHandlers(t, DefaultLimits, tmuxctl.Config{})
 	tmuxtest.MarkingBash(t, sock)
-	ctx := context.Background()
-	if _, err := h.hub.Watch(ctx, "%1"); err != nil {
+	if _, err := h.hub.Watch(context.Background(), "%1"); err != nil {
 		t.Fatal(err)
 	}
-	// activity is what get_pane_info and list_panes say of %1, which
-	// must agree.
-	activity := func() string {
-		info, err := h.GetPaneInfo(ctx, gen.GetPaneInfoInput{PaneID: "%1"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		list, err := h.ListPanes(ctx, gen.ListPanesInput{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		inList := "not listed"
-		for _, p := range list.Panes {
-			if p.PaneID == "%1" {
-				inList = ""
-				if p.Activity != nil {
-					inList = string(*p.Activity)
-				}
-			}
-		}
-		inInfo := ""
-		if info.Activity != nil {
-			inInfo = string(*info.Activity)
-		}
-		if inInfo != inList {
-			return fmt.Sprintf("get_pane_info %q, list_panes %q", inInfo, inList)
-		}
-		return inInfo
-	}
-	await := func(want string) {
-		t.Helper()
-		got := ""
-		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-			if got = activity(); got == want {
-				return
-			}
-		}
-		t.Fatalf("activity %q, want %q", got, want)
-	}
+	await := func(want string) { t.Helper(); awaitPaneState(t, h, false, want) }
 	// The first prompt may have come before the stream: the next one is seen.
 	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "true", "Enter")
 	await("prompt")
@@ -66,7 +76,7 @@ func TestPaneInfoSaysAwaitingInput(t *testing.T) {
 	await("running")
 	// Working, not asking: a second look after the quiet period agrees.
 	time.Sleep(500 * time.Millisecond)
-	if got := activity(); got != "running" {
+	if got := paneState(t, h, false); got != "running" {
 		t.Fatalf("sleep 30: activity %q, want running", got)
 	}
 	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "C-c")
@@ -81,53 +91,11 @@ func TestPaneInfoSaysAwaitingInput(t *testing.T) {
 // there only through a watched pane's stream (the test above).
 func TestPaneInfoFromTmuxMarks(t *testing.T) {
 	h, client, sock := testHandlers(t, DefaultLimits, tmuxctl.Config{})
-	ctx := context.Background()
-	if v, err := client.Version(ctx); err != nil || !v.AtLeast(3, 8) {
+	if v, err := client.Version(context.Background()); err != nil || !v.AtLeast(3, 8) {
 		t.Skipf("tmux %v reads no shell marks itself (3.8 does)", v)
 	}
 	tmuxtest.MarkingBash(t, sock)
-	// state is what both tools say of %1, which must agree.
-	state := func() string {
-		info, err := h.GetPaneInfo(ctx, gen.GetPaneInfoInput{PaneID: "%1"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		list, err := h.ListPanes(ctx, gen.ListPanesInput{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		say := func(activity *string, status *int) string {
-			s := "-"
-			if activity != nil {
-				s = *activity
-			}
-			if status != nil {
-				s += fmt.Sprintf(" %d", *status)
-			}
-			return s
-		}
-		fromInfo := say((*string)(info.Activity), info.LastExitStatus)
-		fromList := "not listed"
-		for _, p := range list.Panes {
-			if p.PaneID == "%1" {
-				fromList = say((*string)(p.Activity), p.LastExitStatus)
-			}
-		}
-		if fromInfo != fromList {
-			return fmt.Sprintf("get_pane_info %q, list_panes %q", fromInfo, fromList)
-		}
-		return fromInfo
-	}
-	await := func(want string) {
-		t.Helper()
-		got := ""
-		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-			if got = state(); got == want {
-				return
-			}
-		}
-		t.Fatalf("state %q, want %q", got, want)
-	}
+	await := func(want string) { t.Helper(); awaitPaneState(t, h, true, want) }
 	await("prompt 0") // the rc file ends every command, and its start, with D
 	tmuxtest.Run(t, sock, "send-keys", "-t", "%1", "(exit 7)", "Enter")
 	await("prompt 7")
