@@ -661,6 +661,21 @@ func (r *tapReader) sendNow(s *Stream) {
 	r.rest.Next(writeNow(r.raw, r.rest.Bytes()))
 }
 
+// readWithPool reads once from r into a buffer from readBufs, held
+// through the read, and passes what it read to took.
+func readWithPool(r io.Reader, took func([]byte)) (int, error) {
+	bp := readBufs.Get().(*[]byte)
+	defer readBufs.Put(bp)
+	n, err := r.Read(*bp)
+	if n > 0 {
+		took((*bp)[:n])
+	}
+	if n == 0 && err == nil {
+		err = io.ErrNoProgress
+	}
+	return n, err
+}
+
 // readBufs and writers hold the buffers of the taps' FIFO readers and of
 // their readers' servers while they work.
 var (

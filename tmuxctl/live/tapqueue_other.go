@@ -21,15 +21,4 @@ func execHost(bin string, args ...string) *exec.Cmd { return exec.Command(bin, a
 
 // readPooled reads once from r into a pooled buffer and passes what it
 // read to took.
-func readPooled(r io.Reader, took func([]byte)) (int, error) {
-	bp := readBufs.Get().(*[]byte)
-	defer readBufs.Put(bp)
-	n, err := r.Read(*bp)
-	if n > 0 {
-		took((*bp)[:n])
-	}
-	if n == 0 && err == nil {
-		err = io.ErrNoProgress
-	}
-	return n, err
-}
+func readPooled(r io.Reader, took func([]byte)) (int, error) { return readWithPool(r, took) }

@@ -54,14 +54,5 @@ func readPooled(r io.Reader, took func([]byte)) (int, error) {
 			return n, rerr
 		}
 	}
-	bp := readBufs.Get().(*[]byte)
-	defer readBufs.Put(bp)
-	n, err := r.Read(*bp)
-	if n > 0 {
-		took((*bp)[:n])
-	}
-	if n == 0 && err == nil {
-		err = io.ErrNoProgress
-	}
-	return n, err
+	return readWithPool(r, took)
 }
