@@ -202,6 +202,9 @@ func (h *Handlers) launch(ctx context.Context, in tmuxctl.SessionID, spawn tmuxc
 	}
 	defer release()
 	died := h.exits.Died(created.Pane) // before the program can start
+	if s != nil {
+		s.AwaitRelay(ctx) // what a program that fails at once says is read
+	}
 	if err := start(ctx); err != nil {
 		return abandon(err)
 	}

@@ -268,6 +268,9 @@ func (h *Handlers) startProgram(ctx context.Context, where tmuxctl.Placement, sp
 			return abandon(err)
 		}
 	}
+	// Its output is then copied as it prints, and in the stream before
+	// its death is.
+	s.AwaitRelay(ctx)
 	if err := start(ctx); err != nil {
 		release()
 		return abandon(err)

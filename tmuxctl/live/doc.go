@@ -52,10 +52,14 @@
 // A pane's relay is a `cat`: the instance asks the host for a stream
 // ("ltxhost<version> new <generation> …" on the same socket), the host
 // makes a FIFO in its directory and opens it for reading, and the
-// instance's guarded pipe-pane runs "exec >FIFO && echo $$ <pane> &&
-// exec cat". The relay's first line names the pane (a pane being made
-// gets its id from tmux, [tmuxctl.CreationPipe]); the host then removes
-// the FIFO's name. No process of ours starts per pane: a create tool
+// instance's guarded pipe-pane runs "exec >FIFO && echo $$ <pane>
+// >FIFO.head && exec cat FIFO.head -". The relay's first line names the
+// pane (a pane being made gets its id from tmux, [tmuxctl.CreationPipe]);
+// the host then removes the FIFO's name and the head's. cat writes that
+// line, so a relay that has said it reads the pane's pipe: the host
+// answers a sync only then, and a program the instance starts is let run
+// only then ([Stream.AwaitRelay]), so that what it prints is copied at
+// once and is in the stream before its death is heard. No process of ours starts per pane: a create tool
 // pays one local round trip to the host, which runs already. An instance
 // that could not open the pipe says "drop"; a relay that never comes is
 // dropped after hostRelayPatience.

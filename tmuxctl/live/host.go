@@ -39,8 +39,10 @@ const hostProtoEnv = "TMUX_MCP_TEST_HOST_PROTO"
 const hostLogEnv = "TMUX_MCP_HOST_LOG"
 
 // hostProtoDefault is the version of the host's control protocol ("new",
-// "drop") and of its relays' FIFOs.
-const hostProtoDefault = "1"
+// "drop") and of its relays' FIFOs. 2: the relay's first line comes from
+// cat, through a file beside the FIFO that the host removes, and a sync
+// is answered only once the relay reads.
+const hostProtoDefault = "2"
 
 // hostProto returns the host protocol version this process speaks.
 func hostProto() string {
@@ -266,6 +268,7 @@ func (hs *streamHost) releaseStaleFIFOs() {
 	matches, _ := filepath.Glob(filepath.Join(hs.dir, hs.fifoPrefix+"*.fifo"))
 	for _, path := range matches {
 		releaseFIFO(path)
+		os.Remove(relayHeadPath(path))
 	}
 }
 
@@ -511,13 +514,37 @@ func (t *tap) relayHeader(r *os.File) (tmuxctl.PaneID, []byte, error) {
 }
 
 // hostRelayCommand is the pipe-pane command of a stream of the host: a
-// `cat` into its FIFO, after a line with its pid and the pane's id
-// (pane: the id, or the placeholder a CreationPipe fills). It runs only
+// `cat` into its FIFO of a line with its pid and the pane's id (pane: the
+// id, or the placeholder a CreationPipe fills), then of the pane's
+// output. It runs only
 // if the FIFO is there: a shell redirection would otherwise make a file.
 func hostRelayCommand(fifo, pane string) string {
 	q := tmuxctl.ShellQuote(fifo)
-	return "[ -p " + q + " ] && exec >" + q + " && echo $$ " + pane + " && exec cat"
+	head := tmuxctl.ShellQuote(relayHeadPath(fifo))
+	return relayDelay() + "[ -p " + q + " ] && exec >" + q + " && echo $$ " + pane + " >" + head + " && exec cat " + head + " -"
 }
+
+// relayDelayEnv, when set to a number of seconds, makes every relay wait
+// that long before it starts: a test of a relay slower than its program.
+const relayDelayEnv = "TMUX_MCP_TEST_RELAY_DELAY"
+
+// relayDelay is the start of a relay command that waits relayDelayEnv's
+// seconds, or "".
+func relayDelay() string {
+	v := os.Getenv(relayDelayEnv)
+	if v == "" || strings.Trim(v, "0123456789.") != "" {
+		return ""
+	}
+	return "sleep " + v + " && "
+}
+
+// relayHeadPath is where a relay writing into fifo puts its first line
+// for cat to write: the line then comes only once cat runs, so a relay
+// that has said its line reads the pane's pipe, and output waiting there
+// goes through at once. (The shell's own echo would come first and leave
+// the pipe unread until cat had started, which on a loaded machine can
+// be longer than a program takes to print and exit.)
+func relayHeadPath(fifo string) string { return fifo + ".head" }
 
 // hostStartPatience bounds how long an instance waits for the host it
 // needs to answer, starting it if none runs.

@@ -343,9 +343,11 @@ func (h *Hub) ownMark(mark string) bool {
 
 // relayCommand is the pipe-pane command that copies a pane's output into
 // fifo. It first writes its own process id on a line of its own, so that
-// the stream can end it if the pane dies and tmux will not close the pipe.
+// the stream can end it if the pane dies and tmux will not close the pipe;
+// cat writes that line (see relayHeadPath), so a relay that said it reads.
 func relayCommand(fifo string) string {
-	return "exec >" + tmuxctl.ShellQuote(fifo) + " && echo $$ && exec cat"
+	head := tmuxctl.ShellQuote(relayHeadPath(fifo))
+	return relayDelay() + "exec >" + tmuxctl.ShellQuote(fifo) + " && echo $$ >" + head + " && exec cat " + head + " -"
 }
 
 // Lookup finds the stream a cursor generation belongs to. For a

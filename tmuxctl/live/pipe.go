@@ -53,6 +53,7 @@ func (f *fifo) abandon() {
 		file.Close()
 	}
 	os.Remove(f.path)
+	os.Remove(relayHeadPath(f.path))
 }
 
 // releaseRetry is how often [fifo.release] tries again to meet the opening
@@ -87,6 +88,7 @@ func (h *Hub) feed(s *Stream, f *fifo, gate tmuxctl.Gate) {
 		h.mu.Unlock()
 	}()
 	defer os.Remove(f.path)
+	defer os.Remove(relayHeadPath(f.path))
 	file, ok := <-f.opened
 	if ok {
 		s.mu.Lock()
@@ -107,6 +109,7 @@ func (h *Hub) feed(s *Stream, f *fifo, gate tmuxctl.Gate) {
 	s.mu.Lock()
 	s.pipeEnded = true
 	s.file = nil
+	s.relayedLocked()
 	s.mu.Unlock()
 	close(s.drained)
 	if s.valid() {
@@ -188,10 +191,12 @@ func (h *Hub) copyPipe(s *Stream, file *os.File, gate tmuxctl.Gate) {
 // the pane is dead (tmux 3.4+ will not close a dead pane's pipe).
 func (h *Hub) relayStarted(s *Stream, line string) {
 	pid, err := strconv.Atoi(line)
+	s.mu.Lock()
+	s.relayedLocked()
 	if err != nil || pid <= 1 {
+		s.mu.Unlock()
 		return
 	}
-	s.mu.Lock()
 	s.relayPID = pid
 	s.mu.Unlock()
 	h.goFunc(func() {
@@ -199,6 +204,35 @@ func (h *Hub) relayStarted(s *Stream, line string) {
 		defer cancel()
 		h.ops.RecordRelay(ctx, s.pane, s.mark, pid)
 	})
+}
+
+// relayedLocked records that the relay of a FIFO stream reads, or never
+// will; s.mu is held.
+func (s *Stream) relayedLocked() {
+	select {
+	case <-s.relayed:
+	default:
+		close(s.relayed)
+	}
+}
+
+// AwaitRelay waits, relayPatience at most, until the relay that copies
+// the pane's pipe into the stream reads that pipe. A program let run only
+// then has its output copied as it prints: before, its output waits in
+// the pipe until the relay has started, which on a loaded machine can
+// take longer than the program takes to print and exit.
+func (s *Stream) AwaitRelay(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, relayPatience)
+	defer cancel()
+	if s.tap != nil {
+		s.tap.syncWithin(ctx, relayPatience)
+		return
+	}
+	select {
+	case <-s.relayed:
+	case <-s.drained: // a dead pane's stream has no relay
+	case <-ctx.Done():
+	}
 }
 
 // ack releases a program's shell waiting after its exit marker. The
@@ -338,8 +372,11 @@ func (h *Hub) settle(s *Stream) {
 	ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 	defer cancel()
 	// A tap's output takes one hop more than the death: what the tap
-	// holds is in the stream before it is called dead.
-	s.syncTap(ctx)
+	// holds is in the stream before it is called dead, and the tap
+	// answers only once its relay reads.
+	if s.tap != nil && !s.isDead() {
+		s.tap.syncWithin(ctx, relayPatience)
+	}
 	s.markDead()
 	h.closePipe(ctx, s)
 }

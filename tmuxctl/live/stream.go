@@ -58,21 +58,25 @@ type Stream struct {
 	// drained closes when the pipe has reached EOF: every byte the pane
 	// printed into it is in the stream.
 	drained   chan struct{}
-	pipeEnded bool      // the FIFO reached EOF (or never opened)
-	relayPID  int       // the pipe's cat relay, once it has said
-	file      *os.File  // the FIFO, while it is read
-	lastData  time.Time // when output last arrived
-	dying     bool      // a death was seen; the stream is dead once drained
-	expiry    *time.Timer
-	expiring  bool // its idle limit passed with no reader: it is being ended (Expired)
-	readers   int  // waits in progress: a stream being read never expires
+	pipeEnded bool // the FIFO reached EOF (or never opened)
+	relayPID  int  // the pipe's cat relay, once it has said
+	// relayed is closed once a FIFO's relay has said its pid (it then
+	// reads the pane's pipe), or the FIFO ended without it.
+	relayed  chan struct{}
+	file     *os.File  // the FIFO, while it is read
+	lastData time.Time // when output last arrived
+	dying    bool      // a death was seen; the stream is dead once drained
+	expiry   *time.Timer
+	expiring bool // its idle limit passed with no reader: it is being ended (Expired)
+	readers  int  // waits in progress: a stream being read never expires
 	// tap is set on a stream fed from a tap's socket (tapfeed.go) rather
 	// than from a FIFO of this instance's own.
 	tap *tapConn
 }
 
 func newStream(h *Hub, pane tmuxctl.PaneID, capacity int) *Stream {
-	s := &Stream{pane: pane, hub: h, ring: newRing(capacity), changed: make(chan struct{}), drained: make(chan struct{})}
+	s := &Stream{pane: pane, hub: h, ring: newRing(capacity), changed: make(chan struct{}), drained: make(chan struct{}),
+		relayed: make(chan struct{})}
 	tmuxctl.NonceBytes(s.gen[:])
 	return s
 }

@@ -51,15 +51,17 @@ type tap struct {
 	// came is set once the relay has written its first line; dropped
 	// once the instance that asked for the stream gave it up before.
 	came, dropped bool
-	shut          bool          // no reader is admitted any more
-	why           string        // why it ended, for the host's log
-	left          chan struct{} // closed and replaced when a reader comes or goes
-	idler         *time.Timer
-	done          chan struct{} // closed when the tap starts ending
-	once          sync.Once
-	wg            sync.WaitGroup // reader servers
-	conns         map[net.Conn]struct{}
-	served        []*tapReader // readers past their request, for the stdin reader to send to
+	// relayed is closed once the relay's first line came, or never will.
+	relayed chan struct{}
+	shut    bool          // no reader is admitted any more
+	why     string        // why it ended, for the host's log
+	left    chan struct{} // closed and replaced when a reader comes or goes
+	idler   *time.Timer
+	done    chan struct{} // closed when the tap starts ending
+	once    sync.Once
+	wg      sync.WaitGroup // reader servers
+	conns   map[net.Conn]struct{}
+	served  []*tapReader // readers past their request, for the stdin reader to send to
 	// tookSome, made by a takeUnread waiting, is closed when taken grows.
 	tookSome chan struct{}
 }
@@ -85,6 +87,7 @@ func newTap(pane tmuxctl.PaneID, gen [16]byte, socket string, buffer int, idle t
 		pane: pane, mark: tapMark(gen, socket), socket: socket, idle: idle, ops: ops,
 		s: newStream(nil, pane, buffer), finished: make(chan struct{}),
 		done: make(chan struct{}), conns: map[net.Conn]struct{}{}, left: make(chan struct{}), started: time.Now(),
+		relayed: make(chan struct{}),
 	}
 	t.s.gen = gen
 	// The idle limit runs from the relay's coming (run), not before: a
@@ -106,11 +109,12 @@ func (t *tap) run(r *os.File) {
 	pane, first, err := t.relayHeader(r)
 	t.hold.Close()
 	os.Remove(t.fifo)
+	os.Remove(relayHeadPath(t.fifo))
 	t.mu.Lock()
 	if t.dropped {
 		err = errHostEnding
 	}
-	t.came = err == nil
+	t.relayCame(err == nil)
 	t.mu.Unlock()
 	if err != nil {
 		t.why = "no relay: " + err.Error()
@@ -158,6 +162,12 @@ func (t *tap) run(r *os.File) {
 	}
 	t.end()
 	t.finish(true)
+}
+
+// relayCame records whether the relay came, once; t.mu is held.
+func (t *tap) relayCame(came bool) {
+	t.came = came
+	close(t.relayed)
 }
 
 // finish admits no more readers, serves those it has to the end (a
@@ -378,6 +388,16 @@ func (t *tap) admit(c *net.UnixConn, br *bufio.Reader, f []string) bool {
 // output already in the pipe.
 const tapSyncDefer = 50 * time.Millisecond
 
+// relayDone reports whether the relay's first line came, or never will.
+func (t *tap) relayDone() bool {
+	select {
+	case <-t.relayed:
+		return true
+	default:
+		return false
+	}
+}
+
 // unread returns how many bytes of the pane's output wait in the pipe.
 func (t *tap) unread() int {
 	if t.stdin == nil {
@@ -492,6 +512,21 @@ func (t *tap) serve(c *net.UnixConn, br *bufio.Reader, f []string) {
 			return
 		}
 		if !atEnd {
+			continue
+		}
+		if pendingSyncs > 0 && !ended && !t.relayDone() {
+			// The relay has not written its first line: it is cat that
+			// writes it, so until then what the pane printed can wait in
+			// its pipe, unread. A sync answers once the relay reads.
+			if w.Flush() != nil {
+				return
+			}
+			select {
+			case <-t.relayed:
+			case <-gone:
+				return
+			case <-t.done:
+			}
 			continue
 		}
 		if pendingSyncs > 0 && !ended && !deferred && t.unread() > 0 {

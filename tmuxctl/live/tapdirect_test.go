@@ -34,10 +34,13 @@ func newTestTap(t *testing.T, capacity int) *tap {
 	if err != nil {
 		t.Fatal(err)
 	}
-	socket := filepath.Join(dir, "host1.sock")
+	socket := filepath.Join(dir, "host2.sock")
 	hs := newStreamHost(socket, tmuxctl.LiveOps{}, time.Hour)
 	tp := newTap("%1", [16]byte{1}, socket, capacity, time.Hour, tmuxctl.LiveOps{})
 	hs.taps[tp.s.gen] = tp
+	tp.mu.Lock()
+	tp.relayCame(true) // the test is the relay
+	tp.mu.Unlock()
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: tp.socket, Net: "unix"})
 	if err != nil {
 		t.Fatal(err)

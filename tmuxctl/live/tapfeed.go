@@ -52,7 +52,11 @@ const tapSyncBound = 250 * time.Millisecond
 // sync waits until this stream has everything the tap held when asked,
 // so that a call sees all that tmux has already handed the tap. A slow or
 // gone tap only delays it by tapSyncBound.
-func (tc *tapConn) sync(ctx context.Context) {
+func (tc *tapConn) sync(ctx context.Context) { tc.syncWithin(ctx, tapSyncBound) }
+
+// syncWithin is sync with bound in place of tapSyncBound: the host answers
+// a sync only once the pane's relay reads, which can take longer.
+func (tc *tapConn) syncWithin(ctx context.Context, bound time.Duration) {
 	if tc.joined != nil {
 		// A tap of our own that is still starting: what it reads is ours
 		// to see once it answers.
@@ -81,7 +85,7 @@ func (tc *tapConn) sync(ctx context.Context) {
 	if _, err := conn.Write([]byte(tapSyncReq)); err != nil {
 		return
 	}
-	timeout := time.After(tapSyncBound)
+	timeout := time.After(bound)
 	for {
 		tc.syncMu.Lock()
 		done, ch := tc.answered >= want, tc.synced
