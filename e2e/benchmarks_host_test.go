@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -198,4 +199,47 @@ func BenchmarkHostCPU(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkHostStartCosts sets the calls that start something beside
+// what a peer that only spawns tmux pays, round by round on one server
+// so that a load that changes moves both alike: create_session (the
+// default shell; killed untimed after) beside a spawned `tmux
+// new-session -d`, and run_program ["true"] beside a spawned tmux round
+// trip (`list-panes -a`). Issue 32's targets: at most 1.2× and 3×. Run:
+//
+//	go test ./e2e/ -run '^$' -bench 'BenchmarkHostStartCosts' -benchtime 40x -v
+func BenchmarkHostStartCosts(b *testing.B) {
+	sock := tmuxtest.Server(b)
+	m := launchMCP(b, sock, "", "--safety", "destructive")                 // to kill what it made
+	m.mustTool(b, "run_program", map[string]any{"argv": []string{"true"}}) // the host runs, as it would
+	spawned := func(args ...string) time.Duration {
+		t0 := time.Now()
+		if err := exec.Command(tmuxtest.Binary(), append([]string{"-S", sock}, args...)...).Run(); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t0)
+	}
+	var create, newSession, run, roundTrip []time.Duration
+	for i := 0; b.Loop(); i++ {
+		out, took := timedTool(b, m, "create_session", map[string]any{})
+		create = append(create, took)
+		m.mustTool(b, "kill_session", map[string]any{"sessionId": out["sessionId"], "force": true})
+		name := "bench" + strconv.Itoa(i)
+		newSession = append(newSession, spawned("new-session", "-d", "-s", name))
+		tmuxtest.RunNative(b, sock, "kill-session", "-t", "="+name)
+		out, took = timedTool(b, m, "run_program", map[string]any{"argv": []string{"true"}})
+		if out["outcome"] != "completed" {
+			b.Fatalf("run_program true: outcome %v", out["outcome"])
+		}
+		run = append(run, took)
+		roundTrip = append(roundTrip, spawned("list-panes", "-a"))
+	}
+	b.ReportMetric(ms(median(create)), "create_session-ms")
+	b.ReportMetric(ms(median(newSession)), "spawned-new-session-ms")
+	b.ReportMetric(ms(median(create))/ms(median(newSession)), "create-ratio")
+	b.ReportMetric(ms(median(run)), "run_program-true-ms")
+	b.ReportMetric(ms(median(roundTrip)), "spawned-round-trip-ms")
+	b.ReportMetric(ms(median(run))/ms(median(roundTrip)), "run-ratio")
+	b.ReportMetric(0, "ns/op")
 }

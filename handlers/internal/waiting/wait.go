@@ -20,7 +20,8 @@ type Wait struct {
 	shutdown  context.Context // ends when the server stops
 	deadline  time.Time
 	cancel    context.CancelFunc
-	stop      func() // ends the progress reports, waiting for the ticker
+	stop      func()   // ends the progress reports, waiting for the ticker
+	holds     []func() // releases the streams the wait holds (Watch.Open)
 }
 
 // Begin starts a wait of effective (already clamped: see [Clamp]) from
@@ -59,6 +60,10 @@ func Clamp(ms float64, ceiling time.Duration) time.Duration {
 func (w *Wait) Done() {
 	w.stop()
 	w.cancel()
+	for _, release := range w.holds {
+		release()
+	}
+	w.holds = nil
 }
 
 // An Ending is how a wait ended, in the one classification every waiting

@@ -52,6 +52,10 @@ func (w *Watch) Open(cursor *string) (*live.Stream, int64, Opening, error) {
 	s, start, err := StreamAt(sctx, w.hub, w.Pane, cursor)
 	switch {
 	case err == nil:
+		// Held from here to Done: the stream must not expire while the
+		// wait sets up (a look at the pane that a loaded tmux answers
+		// slowly can outlast a short --stream-idle).
+		w.holds = append(w.holds, s.Hold())
 		return s, start, Watching, nil
 	case NoStream(err) && cursor == nil:
 		// Before End, which would stop the progress reports of a wait
