@@ -206,7 +206,9 @@ func BenchmarkHostCPU(b *testing.B) {
 // so that a load that changes moves both alike: create_session (the
 // default shell; killed untimed after) beside a spawned `tmux
 // new-session -d`, and run_program ["true"] beside a spawned tmux round
-// trip (`list-panes -a`). Issue 32's targets: at most 1.2× and 3×. Run:
+// trip (`list-panes -a`). Issue 32's targets: at most 1.2× and 3×. It
+// also times what tmux alone takes for a program's pane, with the tmux
+// binary: a new window with a pipe, then its kill. Run:
 //
 //	go test ./e2e/ -run '^$' -bench 'BenchmarkHostStartCosts' -benchtime 40x -v
 func BenchmarkHostStartCosts(b *testing.B) {
@@ -220,7 +222,7 @@ func BenchmarkHostStartCosts(b *testing.B) {
 		}
 		return time.Since(t0)
 	}
-	var create, newSession, run, roundTrip []time.Duration
+	var create, newSession, run, roundTrip, pipedPane []time.Duration
 	for i := 0; b.Loop(); i++ {
 		out, took := timedTool(b, m, "create_session", map[string]any{})
 		create = append(create, took)
@@ -234,6 +236,16 @@ func BenchmarkHostStartCosts(b *testing.B) {
 		}
 		run = append(run, took)
 		roundTrip = append(roundTrip, spawned("list-panes", "-a"))
+		// tmux's own part of a program's pane: made with a pipe, then
+		// killed, with the tmux binary.
+		t0 := time.Now()
+		made, err := exec.Command(tmuxtest.Binary(), "-S", sock, "new-window", "-a", "-d", "-P", "-F", "#{pane_id}", "-t", "main:{end}", "--", "sh", "-c", "read x",
+			";", "pipe-pane", "-O", "-t", "main:{end}", "exec cat >/dev/null").Output()
+		if err != nil {
+			b.Fatal(err)
+		}
+		spawned("kill-pane", "-t", strings.TrimSpace(string(made)))
+		pipedPane = append(pipedPane, time.Since(t0))
 	}
 	b.ReportMetric(ms(median(create)), "create_session-ms")
 	b.ReportMetric(ms(median(newSession)), "spawned-new-session-ms")
@@ -241,5 +253,6 @@ func BenchmarkHostStartCosts(b *testing.B) {
 	b.ReportMetric(ms(median(run)), "run_program-true-ms")
 	b.ReportMetric(ms(median(roundTrip)), "spawned-round-trip-ms")
 	b.ReportMetric(ms(median(run))/ms(median(roundTrip)), "run-ratio")
+	b.ReportMetric(ms(median(pipedPane)), "spawned-piped-pane-and-kill-ms")
 	b.ReportMetric(0, "ns/op")
 }

@@ -268,9 +268,12 @@ func (h *Handlers) startProgram(ctx context.Context, where tmuxctl.Placement, sp
 			return abandon(err)
 		}
 	}
-	// Its output is then copied as it prints, and in the stream before
-	// its death is.
-	s.AwaitRelay(ctx)
+	if !gate.Ack {
+		// Its output is then copied as it prints, and in the stream
+		// before its death is. (A gate that acks needs no wait: its shell
+		// waits after the exit marker until the stream has read it.)
+		s.AwaitRelay(ctx)
+	}
 	if err := start(ctx); err != nil {
 		release()
 		return abandon(err)
