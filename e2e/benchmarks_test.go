@@ -81,24 +81,30 @@ func BenchmarkWaitWakeup(b *testing.B) {
 	sock := tmuxtest.Server(b)
 	tmuxtest.Run(b, sock, "new-window", "-t", "main:", "cat")
 	c := launchMCP(b, sock, "")
+	// Each wait starts from the cursor of the answer before, so a wait
+	// that subscribes after its marker is printed (a loaded machine,
+	// slower than the settle below) still matches it; such a sample is
+	// only slow.
+	cursor := c.mustTool(b, "capture_since", map[string]any{"paneId": "%1"})["cursor"].(string)
 	bare := attachBare(b, sock, "main")
 	var overhead []time.Duration
 	for i := 0; b.Loop(); i++ {
 		marker := "mark" + strconv.Itoa(i) + "x"
 		reply := c.start("tools/call", map[string]any{"name": "wait_for_text", "arguments": map[string]any{
-			"paneId": "%1", "patterns": []string{marker}, "timeoutMs": 10000}})
-		// Make sure the wait has subscribed: the first call opens the
-		// stream; later ones find it. A short settle keeps the send-keys
-		// after the subscription without measuring it.
+			"paneId": "%1", "patterns": []string{marker}, "cursor": cursor, "timeoutMs": 10000}})
+		// A short settle keeps the send-keys after the subscription
+		// without measuring it.
 		time.Sleep(20 * time.Millisecond)
 		seen := bare.expect(marker)
 		// Natively: a spawned tmux client would be exiting on the
 		// other core just as the output is read, in the window measured.
 		tmuxtest.RunNative(b, sock, "send-keys", "-t", "%1", "-l", marker+"\n")
 		t0 := <-seen
-		if out := c.mustAnswer(b, "wait_for_text", reply); out["outcome"] != "matched" {
+		out := c.mustAnswer(b, "wait_for_text", reply)
+		if out["outcome"] != "matched" {
 			b.Fatalf("outcome %v", out["outcome"])
 		}
+		cursor = out["cursor"].(string)
 		t1, _ := c.Arrived(reply)
 		overhead = append(overhead, t1.Sub(t0))
 	}
