@@ -261,6 +261,28 @@ func TestExpiry(t *testing.T) {
 	}
 }
 
+// TestClaimAfterTimerFiredKeepsStream: a claim (a watch or lookup finding
+// the stream) that lands after the idle timer fired, before the expiry
+// ran, keeps the stream: the expiry finds it touched and lets the
+// restarted timer decide. (TestStress at load saw a wait's stream expire
+// this way.)
+func TestClaimAfterTimerFiredKeepsStream(t *testing.T) {
+	h := &Hub{opts: Options{Idle: time.Hour}}
+	s := newStream(h, "%0", 1024)
+	s.touch() // the idle clock runs
+	defer s.expiry.Stop()
+	if !s.claim() {
+		t.Fatal("a fresh stream could not be claimed")
+	}
+	// Its timer has fired just before the claim: the expiry runs now.
+	if s.idleExpired() {
+		t.Fatal("a stream claimed after its timer fired expired")
+	}
+	if !s.claim() {
+		t.Fatal("the claimed stream was left expiring")
+	}
+}
+
 // TestStressMissedBytesExact prints 8 MiB between two reads of a 1 MiB
 // stream and checks the missed count and the retained tail exactly.
 func TestStressMissedBytesExact(t *testing.T) {

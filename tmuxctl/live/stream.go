@@ -67,8 +67,9 @@ type Stream struct {
 	lastData time.Time // when output last arrived
 	dying    bool      // a death was seen; the stream is dead once drained
 	expiry   *time.Timer
-	expiring bool // its idle limit passed with no reader: it is being ended (Expired)
-	readers  int  // waits in progress: a stream being read never expires
+	expiring bool      // its idle limit passed with no reader: it is being ended (Expired)
+	touched  time.Time // when its idle clock last restarted
+	readers  int       // waits in progress: a stream being read never expires
 	// tap is set on a stream fed from a tap's socket (tapfeed.go) rather
 	// than from a FIFO of this instance's own.
 	tap *tapConn
@@ -311,6 +312,7 @@ func (s *Stream) touchLocked() {
 	if s.hub == nil || s.failure != "" {
 		return
 	}
+	s.touched = time.Now()
 	if s.expiry == nil {
 		s.expiry = time.AfterFunc(s.hub.opts.Idle, func() { s.hub.expire(s) })
 		return
@@ -324,6 +326,11 @@ func (s *Stream) idleExpired() bool {
 	defer s.mu.Unlock()
 	if s.readers > 0 {
 		s.expiry.Reset(s.hub.opts.Idle)
+		return false
+	}
+	if time.Since(s.touched) < s.hub.opts.Idle {
+		// Claimed after its timer fired, before this ran: the claim
+		// restarted the timer, which fires again.
 		return false
 	}
 	s.expiring = true
