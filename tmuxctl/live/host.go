@@ -516,8 +516,8 @@ func (t *tap) relayHeader(r *os.File) (tmuxctl.PaneID, []byte, error) {
 // hostRelayCommand is the pipe-pane command of a stream of the host: a
 // `cat` into its FIFO of a line with its pid and the pane's id (pane: the
 // id, or the placeholder a CreationPipe fills), then of the pane's
-// output. It runs only
-// if the FIFO is there: a shell redirection would otherwise make a file.
+// output. It runs only if the FIFO is there: a shell redirection would
+// otherwise make a file.
 func hostRelayCommand(fifo, pane string) string {
 	q := tmuxctl.ShellQuote(fifo)
 	head := tmuxctl.ShellQuote(relayHeadPath(fifo))

@@ -381,6 +381,26 @@ func (h *Hub) settle(s *Stream) {
 	h.closePipe(ctx, s)
 }
 
+// awaitSettled waits, settleBound at most, until a stream whose pane's
+// death was heard is called dead (settle): what the pane printed before
+// it died is then in the stream. A read by cursor right after a program's
+// exit was reported (start_program's answer) otherwise found the stream
+// still short of the program's last output on a loaded machine.
+func (h *Hub) awaitSettled(ctx context.Context, s *Stream) {
+	s.mu.Lock()
+	dying := s.dying && !s.dead && s.failure == ""
+	s.mu.Unlock()
+	if !dying {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, settleBound)
+	defer cancel()
+	h.Sync(ctx, s)
+}
+
+// settleBound bounds how long a read waits for a dying stream to settle.
+const settleBound = 2 * time.Second
+
 // CheckPane asks tmux whether pane p has died or gone, for waiters that
 // must not rely on the death hook alone (read-only mode sets none). It
 // changes nothing in tmux.

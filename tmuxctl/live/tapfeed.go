@@ -609,6 +609,7 @@ func (h *Hub) LookupOn(ctx context.Context, gen [16]byte, p tmuxctl.PaneID) (*St
 	}
 	if ok {
 		s.syncTap(ctx)
+		h.awaitSettled(ctx, s)
 	}
 	if ok || h.opts.TapBinary == "" {
 		return s, f, ok
