@@ -16,7 +16,8 @@ import (
 
 // Benchmarks of the stream host (issue 32) against the per-instance `cat`
 // relay path (TMUX_MCP_NO_TAPS=1), in one run: memory of the watchers
-// (the host and its relays, or the relays) and the tmux server at 10, 50
+// (the host and its relays, or the relays), the tmux server and the
+// instance at 10, 50
 // and 200 watched panes, watching one pane more, watching 100 panes at
 // once, and CPU while 200 panes print 5 lines a second each. Numbers
 // are printed, never asserted. Linux only (/proc). Run:
@@ -102,8 +103,9 @@ var benchModes = []struct {
 }{{"host", nil}, {"cat-relays", []string{"TMUX_MCP_NO_TAPS=1"}}}
 
 // BenchmarkHostMemory watches 10, 50 and 200 panes one after another and
-// reports the PSS of the watchers and of the server, and how long
-// watching one pane more took (capture_since, one after another).
+// reports the PSS of the watchers, of the tmux server and of the
+// instance (which on the `cat`-relay path holds every stream itself), and
+// how long watching one pane more took (capture_since, one after another).
 func BenchmarkHostMemory(b *testing.B) {
 	for _, n := range []int{10, 50, 200} {
 		for _, mode := range benchModes {
@@ -126,6 +128,7 @@ func BenchmarkHostMemory(b *testing.B) {
 					}
 					b.ReportMetric(float64(pss)/1024, "watchers-PSS-MB")
 					b.ReportMetric(float64(pssKiB(server))/1024, "server-PSS-MB")
+					b.ReportMetric(float64(pssKiB(m.pid()))/1024, "instance-PSS-MB")
 					b.ReportMetric(float64(len(ws)), "watcher-processes")
 					b.ReportMetric(ms(total/time.Duration(n)), "ms-per-watch")
 					b.ReportMetric(0, "ns/op")
