@@ -17,9 +17,9 @@ import (
 // Benchmarks of the stream host (issue 32) against the per-instance `cat`
 // relay path (TMUX_MCP_NO_TAPS=1), in one run: memory of the watchers
 // (the host and its relays, or the relays), the tmux server and the
-// instance at 10, 50
-// and 200 watched panes, watching one pane more, watching 100 panes at
-// once, and CPU while 200 panes print 5 lines a second each. Numbers
+// instance at 10, 50 and 200 watched panes, watching one pane more,
+// watching 100 panes at once, and CPU while 200 panes print 5 lines a
+// second each. Numbers
 // are printed, never asserted. Linux only (/proc). Run:
 //
 //	go test ./e2e/ -run '^$' -bench 'BenchmarkHost' -benchtime 1x -v
