@@ -77,8 +77,9 @@ func (e *Engine) Check(ctx context.Context, pane tmuxctl.PaneID, quiet time.Dura
 		return Look{}, err
 	}
 	second := e.observe(term, quiet+time.Since(t0))
+	second.ScreenBefore, second.Between = &first.Screen, time.Since(t0)
 	if first.GroupErr == nil {
-		second.Before, second.Between = &first.Group, time.Since(t0)
+		second.Before = &first.Group
 	}
 	return judged(second, term), nil
 }

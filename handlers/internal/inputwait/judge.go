@@ -25,9 +25,13 @@ type Observation struct {
 	GroupErr error  // why there is no Group: ErrNoProcess, or no facts on this OS
 
 	// Before is an earlier look at the group, Between before Group, to
-	// see whether CPU time moved; nil for a single look.
-	Before  *Group
-	Between time.Duration
+	// see whether CPU time moved; nil for a single look. ScreenBefore is
+	// the screen at that look, to see whether the program printed: the
+	// caller's quiet comes from its stream, which a loaded machine can
+	// hold back while tmux's screen moves on.
+	Before       *Group
+	ScreenBefore *Screen
+	Between      time.Duration
 
 	Screen Screen
 	Quiet  time.Duration // how long the pane has printed nothing; < 0 unknown
@@ -79,6 +83,9 @@ func Judge(o Observation) Verdict {
 		}
 		// No process facts on this OS: the screen alone, as weak evidence.
 		v.Evidence = append(v.Evidence, "no process facts here ("+o.GroupErr.Error()+")")
+		if screenMoved(&v, o) {
+			return v
+		}
 		return screenDecides(v, o, weak)
 	}
 
@@ -103,6 +110,9 @@ func Judge(o Observation) Verdict {
 	}
 	v.Program = waiter.Name
 	v.Evidence = append(v.Evidence, bestWhy)
+	if screenMoved(&v, o) {
+		return v
+	}
 	if o.Before != nil {
 		used, ok := cpuBetween(*o.Before, o.Group)
 		if ok && used >= busyCPU(o.Between) {
@@ -114,6 +124,16 @@ func Judge(o Observation) Verdict {
 		}
 	}
 	return screenDecides(v, o, best)
+}
+
+// screenMoved reports whether the screen changed between o's two looks
+// (the program printed), adding it to v's evidence.
+func screenMoved(v *Verdict, o Observation) bool {
+	if o.ScreenBefore == nil || o.ScreenBefore.Same(o.Screen) {
+		return false
+	}
+	v.Evidence = append(v.Evidence, "the screen changed in "+o.Between.Round(time.Millisecond).String())
+	return true
 }
 
 // screenDecides finishes a verdict whose processes wait with strength s:

@@ -39,6 +39,9 @@ var (
 	atPrompt   = Screen{Rows: []string{"hello", "Overwrite? [y/N]"}, CursorX: 17, CursorY: 1}
 	afterLines = Screen{Rows: []string{"line one", "line two", ""}, CursorX: 0, CursorY: 2}
 	fullScreen = Screen{Rows: []string{"~", "~", "-- INSERT --"}, CursorX: 3, CursorY: 0, Alternate: true}
+	// spinnerBefore and spinnerAfter are two frames of a spinner.
+	spinnerBefore = Screen{Rows: []string{"working |"}, CursorX: 10, CursorY: 0}
+	spinnerAfter  = Screen{Rows: []string{"working /"}, CursorX: 10, CursorY: 0}
 )
 
 func TestJudge(t *testing.T) {
@@ -79,6 +82,16 @@ func TestJudge(t *testing.T) {
 			Before: &Group{Procs: []Proc{proc("wait_woken")}}, Between: 100 * time.Millisecond, Screen: atPrompt}, false, "", "of CPU in"},
 		{"CPU still between looks", Observation{Group: group(proc("wait_woken")),
 			Before: &Group{Procs: []Proc{proc("wait_woken")}}, Between: 100 * time.Millisecond, Screen: atPrompt}, true, "Overwrite? [y/N]", "CPU time still"},
+		// A spinner polling its input whose output the stream has not
+		// brought yet: tmux's screen moved between the looks.
+		{"the screen changed between looks", Observation{Group: group(proc("do_select")),
+			Before: &Group{Procs: []Proc{proc("do_select")}}, ScreenBefore: &spinnerBefore, Between: 50 * time.Millisecond, Screen: spinnerAfter}, false, "", "the screen changed in 50ms"},
+		{"the screen stayed between looks", Observation{Group: group(proc("do_select")),
+			Before: &Group{Procs: []Proc{proc("do_select")}}, ScreenBefore: &spinnerAfter, Between: 50 * time.Millisecond, Screen: spinnerAfter}, true, "working /", "cursor after text"},
+		{"no facts on this OS, the screen changed", Observation{GroupErr: errors.New("no /proc"),
+			ScreenBefore: &spinnerBefore, Between: 50 * time.Millisecond, Screen: spinnerAfter}, false, "", "the screen changed"},
+		{"the cursor alone moved", Observation{Group: group(proc("wait_woken")),
+			ScreenBefore: &Screen{Rows: atPrompt.Rows, CursorX: 16, CursorY: 1}, Between: 50 * time.Millisecond, Screen: atPrompt}, false, "", "the screen changed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.o.TTY = pts

@@ -1,6 +1,7 @@
 package inputwait
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -12,6 +13,11 @@ type Screen struct {
 	CursorX   int
 	CursorY   int
 	Alternate bool
+}
+
+// Same reports whether s and o show the same text, cursor and screen.
+func (s Screen) Same(o Screen) bool {
+	return s.CursorX == o.CursorX && s.CursorY == o.CursorY && s.Alternate == o.Alternate && slices.Equal(s.Rows, o.Rows)
 }
 
 // CursorAfterText reports whether the cursor sits just after text on its
