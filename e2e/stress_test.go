@@ -223,12 +223,17 @@ func waitForTick(m *mcpServer, pane, pattern string, timeoutMs int) error {
 
 // waitInVain waits on a quiet pane for text nobody prints.
 func waitInVain(m *mcpServer, pane string, round int) error {
-	out, err := m.tool("wait_for_text", map[string]any{"paneId": pane,
-		"patterns": []string{fmt.Sprintf("nobody prints %d", round)}, "timeoutMs": 300})
+	raw, err := m.reply(m.startTool("wait_for_text", map[string]any{"paneId": pane,
+		"patterns": []string{fmt.Sprintf("nobody prints %d", round)}, "timeoutMs": 300}))
 	if err != nil {
 		return err
 	}
-	return boolErr(out["outcome"] == "timed_out", "outcome %v, want timed_out", out["outcome"])
+	out, err := decodeTool("wait_for_text", raw)
+	if err != nil {
+		return err
+	}
+	// The whole reply on a miss: its text holds the note that says why.
+	return boolErr(out["outcome"] == "timed_out", "outcome %v, want timed_out: %s", out["outcome"], raw)
 }
 
 func listPanesAtLeast(m *mcpServer, n int) error {
@@ -273,6 +278,10 @@ func (b *cursorBook) capture(m *mcpServer, pane string) error {
 	}
 	out, err := m.tool("capture_since", args)
 	if err != nil {
+		// The next round starts afresh: one refused cursor is one failure.
+		b.mu.Lock()
+		delete(b.m, pane)
+		b.mu.Unlock()
 		return err
 	}
 	to, _ := out["cursor"].(string)

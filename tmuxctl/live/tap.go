@@ -330,10 +330,17 @@ func (t *tap) readersChangedLocked() {
 // end starts the tap's end, once.
 func (t *tap) end() { t.once.Do(func() { close(t.done) }) }
 
-// idleCheck ends the tap if it has had no reader for the idle limit.
+// idleCheck ends the tap if it has had no reader for the idle limit. It
+// decides under the lock that admits readers, and admits none after: a
+// reader that comes as it decides is refused, and its instance starts the
+// pane's next stream, instead of joining one that is giving its pipe back
+// (which that instance would take for a pipe someone else closed).
 func (t *tap) idleCheck() {
 	t.mu.Lock()
-	idle := t.readers == 0
+	idle := t.readers == 0 && !t.shut
+	if idle {
+		t.shut = true
+	}
 	t.mu.Unlock()
 	if idle {
 		t.end()

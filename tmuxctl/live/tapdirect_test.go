@@ -446,3 +446,29 @@ func TestTapJoinCountsWhatWaitsInThePipe(t *testing.T) {
 		t.Errorf("header %+v: end %d, want 28 (the line waiting in the pipe)", head, head.End)
 	}
 }
+
+// TestTapIdleEndAdmitsNoReader: once a tap has found itself idle, a reader
+// that comes before it has finished ending is refused, as by a host with
+// no such stream, rather than served a stream that is giving its pipe
+// back (the instance would call that pipe closed by someone else).
+func TestTapIdleEndAdmitsNoReader(t *testing.T) {
+	tp := newTestTap(t, 1<<10)
+	tp.idleCheck() // no reader: it ends; run, which would finish it, is not running
+	select {
+	case <-tp.done:
+	default:
+		t.Fatal("an idle tap did not start ending")
+	}
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: tp.socket, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write([]byte(tapHello + " " + hex.EncodeToString(tp.s.gen[:]) + " 0\n")); err != nil {
+		t.Fatal(err)
+	}
+	kind, body, err := readFrame(bufio.NewReader(c), nil)
+	if err != nil || kind != tapRefusal || !bytes.HasPrefix(body, []byte(hostNoStream)) {
+		t.Fatalf("a reader of an idle tap got %c %q %v, want a refusal %q…", kind, body, err, hostNoStream)
+	}
+}
