@@ -130,7 +130,7 @@ func BenchmarkTapWaitWakeup(b *testing.B) {
 				// Natively: a spawned tmux client would be exiting on the
 				// other core just as the output is read, in the window measured.
 				tmuxtest.RunNative(b, sock, "send-keys", "-t", "%1", "-l", marker+"\n")
-				t0 := <-seen
+				t0 := bare.await(b, seen)
 				for j, c := range cs {
 					out := c.mustAnswer(b, "wait_for_text", replies[j])
 					if out["outcome"] != "matched" {

@@ -48,15 +48,26 @@ func attachBare(b testing.TB, sock, session string) *bareControlClient {
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		// The payloads of the last lines, joined: a loaded machine's
+		// tmux can split a marker's echo over two %output lines.
+		var recent string
 		for sc.Scan() {
 			now := time.Now()
 			line := sc.Text()
 			if !strings.HasPrefix(line, "%output") && !strings.HasPrefix(line, "%extended-output") {
 				continue
 			}
+			f := strings.SplitN(line, " ", 3)
+			if len(f) < 3 {
+				continue
+			}
+			recent += f[2]
+			if len(recent) > 512 {
+				recent = recent[len(recent)-256:]
+			}
 			bc.mu.Lock()
 			for m, ch := range bc.seen {
-				if strings.Contains(line, m) {
+				if strings.Contains(recent, m) {
 					ch <- now
 					delete(bc.seen, m)
 				}
@@ -75,12 +86,31 @@ func (bc *bareControlClient) expect(marker string) <-chan time.Time {
 	return ch
 }
 
+// await returns when the bare client saw its marker; it fails the
+// benchmark after replyBound rather than hang.
+func (bc *bareControlClient) await(b testing.TB, seen <-chan time.Time) time.Time {
+	select {
+	case t := <-seen:
+		return t
+	case <-time.After(replyBound):
+		b.Fatalf("the bare control client did not see the marker in %v", replyBound)
+		return time.Time{}
+	}
+}
+
 // BenchmarkWaitWakeup measures how long after a bare control-mode client
-// sees a pane's %output the wait_for_text reply for the same text arrives.
+// sees a pane's %output the wait_for_text reply for the same text arrives,
+// through the stream host and through the per-instance `cat` relay.
 func BenchmarkWaitWakeup(b *testing.B) {
+	for _, mode := range benchModes {
+		b.Run(mode.name, func(b *testing.B) { benchWaitWakeup(b, mode.env) })
+	}
+}
+
+func benchWaitWakeup(b *testing.B, env []string) {
 	sock := tmuxtest.Server(b)
 	tmuxtest.Run(b, sock, "new-window", "-t", "main:", "cat")
-	c := launchMCP(b, sock, "")
+	c := launchMCPEnv(b, sock, env...)
 	// Each wait starts from the cursor of the answer before, so a wait
 	// that subscribes after its marker is printed (a loaded machine,
 	// slower than the settle below) still matches it; such a sample is
@@ -99,7 +129,7 @@ func BenchmarkWaitWakeup(b *testing.B) {
 		// Natively: a spawned tmux client would be exiting on the
 		// other core just as the output is read, in the window measured.
 		tmuxtest.RunNative(b, sock, "send-keys", "-t", "%1", "-l", marker+"\n")
-		t0 := <-seen
+		t0 := bare.await(b, seen)
 		out := c.mustAnswer(b, "wait_for_text", reply)
 		if out["outcome"] != "matched" {
 			b.Fatalf("outcome %v", out["outcome"])
