@@ -85,14 +85,7 @@ func dialTestTap(t *testing.T, tp *tap, in func(io.Reader) io.Reader) (*net.Unix
 // joinTestTap connects a reader to tp from offset 0 and returns its header.
 func joinTestTap(t *testing.T, tp *tap, in func(io.Reader) io.Reader) (*net.UnixConn, *bufio.Reader, tapHeaderBody) {
 	t.Helper()
-	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: tp.socket, Net: "unix"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if _, err := c.Write([]byte(tapHello + " " + hex.EncodeToString(tp.s.gen[:]) + " 0\n")); err != nil {
-		t.Fatal(err)
-	}
+	c := askTestTap(t, tp)
 	br := bufio.NewReaderSize(in(c), 4096)
 	kind, body, err := readFrame(br, nil)
 	if err != nil || kind != tapHeader {
@@ -103,6 +96,21 @@ func joinTestTap(t *testing.T, tp *tap, in func(io.Reader) io.Reader) (*net.Unix
 		t.Fatalf("header %q: %v", body, err)
 	}
 	return c, br, head
+}
+
+// askTestTap connects to tp's host and asks for tp's stream from offset
+// 0; the connection is closed at cleanup.
+func askTestTap(t *testing.T, tp *tap) *net.UnixConn {
+	t.Helper()
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: tp.socket, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := c.Write([]byte(tapHello + " " + hex.EncodeToString(tp.s.gen[:]) + " 0\n")); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // awaitServed waits until tp sends to n readers.
@@ -350,14 +358,7 @@ func TestTapStuckReaderHoldsUpNoOne(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(seed, 0))
 	chunks, text, _ := tapTestOutput(rnd, 8<<20, 0)
 	tp := newTestTap(t, 1<<20)
-	stuck, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: tp.socket, Net: "unix"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stuck.Close()
-	if _, err := stuck.Write([]byte(tapHello + " " + hex.EncodeToString(tp.s.gen[:]) + " 0\n")); err != nil {
-		t.Fatal(err)
-	}
+	askTestTap(t, tp) // a reader that asks and never reads; closed at cleanup
 	_, br := dialTestTap(t, tp, func(c io.Reader) io.Reader { return c })
 	// And one that leaves midway: writes to its socket fail (EPIPE), and
 	// that is all.
@@ -459,15 +460,7 @@ func TestTapIdleEndAdmitsNoReader(t *testing.T) {
 	default:
 		t.Fatal("an idle tap did not start ending")
 	}
-	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: tp.socket, Net: "unix"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.Write([]byte(tapHello + " " + hex.EncodeToString(tp.s.gen[:]) + " 0\n")); err != nil {
-		t.Fatal(err)
-	}
-	kind, body, err := readFrame(bufio.NewReader(c), nil)
+	kind, body, err := readFrame(bufio.NewReader(askTestTap(t, tp)), nil)
 	if err != nil || kind != tapRefusal || !bytes.HasPrefix(body, []byte(hostNoStream)) {
 		t.Fatalf("a reader of an idle tap got %c %q %v, want a refusal %q…", kind, body, err, hostNoStream)
 	}
