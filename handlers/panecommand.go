@@ -17,8 +17,9 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/live"
 )
 
-// waitForPaneCommand waits for the command the marked shell of pane
-// in.PaneID runs now, else returns the last one that ended, or with
+// waitForPaneCommand waits for the command run_shell_command runs in pane
+// in.PaneID now, or the one its marked shell runs now, else returns the
+// last one that ended (marked, or else this server's), or with
 // in.Next waits for the next one to start and end; the result is what
 // wait_for_command gives for run_shell_command's commands, without a
 // commandId.
@@ -28,6 +29,12 @@ func (h *Handlers) waitForPaneCommand(ctx context.Context, in gen.WaitForCommand
 	}
 	pane := tmuxctl.PaneID(*in.PaneID)
 	wantNext := in.Next != nil && *in.Next
+	// The command run_shell_command runs there now is the one meant,
+	// marked shell or not.
+	own, running := h.commands.InPane(pane)
+	if running && !wantNext {
+		return h.waitForOwnCommand(ctx, in, own)
+	}
 	cut := h.cutRequest(keepPart(in.Keep, gen.WaitForCommandInputKeepHead, gen.WaitForCommandInputKeepBoth), in.MaxLines)
 	w := h.beginWait(ctx, float64(in.TimeoutMs), "waiting for the command in pane "+string(pane))
 	defer w.Done()
@@ -58,6 +65,10 @@ func (h *Handlers) waitForPaneCommand(ctx context.Context, in gen.WaitForCommand
 		seq = st.Running.Seq
 	case st.Last != nil:
 		seq = st.Last.Seq
+	case !st.Marked && own != nil:
+		// An unmarked shell: the last command this server ran there.
+		w.Done()
+		return h.waitForOwnCommand(ctx, in, own)
 	case !st.Marked:
 		return gen.WaitForCommandOutput{}, wording.NoShellMarks(pane, fresh)
 	default:

@@ -136,6 +136,12 @@ func (h *Handlers) WaitForCommand(ctx context.Context, in gen.WaitForCommandInpu
 	if !ok {
 		return gen.WaitForCommandOutput{}, h.commands.ErrUnknown(*in.CommandID)
 	}
+	return h.waitForOwnCommand(ctx, in, c)
+}
+
+// waitForOwnCommand is wait_for_command on command c, which this server
+// typed.
+func (h *Handlers) waitForOwnCommand(ctx context.Context, in gen.WaitForCommandInput, c *framed.Command) (gen.WaitForCommandOutput, error) {
 	cut := h.cutRequest(keepPart(in.Keep, gen.WaitForCommandInputKeepHead, gen.WaitForCommandInputKeepBoth), in.MaxLines)
 	var out gen.RunShellCommandOutput
 	if r, ended := h.commands.Stored(c); ended {

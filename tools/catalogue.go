@@ -462,7 +462,7 @@ var Catalogue = []Tool{
 	{
 		Name:  "wait_for_command",
 		Title: "Wait for a shell command to end",
-		Description: "Wait for a run_shell_command command (commandId) or one typed at a prompt-marking shell " +
+		Description: "Wait for a run_shell_command command (commandId, or paneId) or one typed at a prompt-marking shell " +
 			"(paneId; next:true: the next) and return its result. timed_out or awaiting_input: it still runs. " +
 			"keep:\"head\": a long output's start.",
 		Class:   ReadOnly,

@@ -165,6 +165,19 @@ func (b *Book) Find(id string) (*Command, bool) {
 	return c, ok
 }
 
+// InPane returns the newest command typed in pane p that the book still
+// keeps, and whether it still runs there.
+func (b *Book) InPane(p tmuxctl.PaneID) (c *Command, running bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.sweepLocked()
+	if c = b.byPane[p]; c == nil {
+		return nil, false
+	}
+	c.lastCall = b.now()
+	return c, c.result == nil && c.reserves()
+}
+
 // Stored returns the result of command c if it ended, with its output
 // read from the stream again: output the stream's buffer has dropped since
 // counts as missed.
