@@ -199,6 +199,27 @@ type tapSyncs struct {
 	mu       sync.Mutex
 	asked    []int64
 	answered chan struct{}
+	frames   atomic.Int64 // frames the reader has read
+}
+
+// awaitAnswer waits for the answer to the sync just asked, or for the
+// reader to end (ended). The answer comes once the reader has read everything the
+// tap held when it asked, which takes a slow reader far behind as long as
+// it reads: only eventBound with no frame read means it will not come.
+func (s *tapSyncs) awaitAnswer(done <-chan struct{}) (answered, ended bool) {
+	for {
+		before := s.frames.Load()
+		select {
+		case <-s.answered:
+			return true, false
+		case <-done:
+			return false, true
+		case <-time.After(eventBound):
+			if s.frames.Load() == before {
+				return false, false
+			}
+		}
+	}
 }
 
 // checkTapFrames reads one reader's frames to the end and checks them
@@ -219,6 +240,9 @@ func checkTapFrames(br *bufio.Reader, text []byte, marks []frame.Marker, skips b
 		kind, body, err := readFrame(br, buf)
 		if err != nil {
 			return fmt.Errorf("at %d: %v", pos, err)
+		}
+		if syncs != nil {
+			syncs.frames.Add(1)
 		}
 		buf = body[:0]
 		if kind != tapMarker && got < len(marks) && marks[got].Offset < owed {
@@ -321,11 +345,11 @@ func TestTapReadersGetExactStreams(t *testing.T) {
 							t.Errorf("reader %d: %v", i, err)
 							return
 						}
-						select {
-						case <-syncs.answered:
-						case <-done:
+						answered, ended := syncs.awaitAnswer(done)
+						if ended {
 							return
-						case <-time.After(eventBound):
+						}
+						if !answered {
 							t.Errorf("reader %d: a sync was never answered", i)
 							return
 						}
