@@ -461,11 +461,18 @@ func (h *Handlers) settleProgram(ctx context.Context, st started, end programEnd
 	if !keep {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		err := h.tmux.KillPane(cctx, st.created.Pane)
 		var nf *tmuxctl.NotFoundError
-		closed = err == nil || end.marked && errors.As(err, &nf) // a marked shell may have ended already
 		if end.marked {
 			h.exits.Remember(st.created.Pane, end.exit, st.created.ServerPID, st.created.PID)
+			// The answer does not wait for tmux to destroy the pane (with
+			// utempter, a helper process per pane): a kill written to
+			// the server closes it, and every later tmux command waits
+			// for the kill's answer (tmuxctl.Client.KillPaneBehind).
+			sent, err := h.tmux.KillPaneBehind(cctx, st.created.Pane)
+			closed = sent || err == nil || errors.As(err, &nf) // a marked shell may have ended already
+		} else {
+			err := h.tmux.KillPane(cctx, st.created.Pane)
+			closed = err == nil
 		}
 	}
 	if !end.marked {

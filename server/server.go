@@ -252,6 +252,11 @@ func (s *Server) Close() {
 		}
 		<-s.toolsAdded // CPU work only, done in milliseconds
 		s.resources.Close()
+		// A kill sent without waiting for its answer is answered first,
+		// so that the process does not end under it.
+		sctx, cancel := context.WithTimeout(context.Background(), tmuxctl.CommandTimeout)
+		s.Tmux.Settle(sctx)
+		cancel()
 		s.hub.Close()
 	})
 }

@@ -45,6 +45,9 @@ type Client struct {
 	commandTimeout time.Duration
 
 	tr *transport // native or exec, and the one fallback notice
+	// behind counts the commands sent without waiting for their answer
+	// ([Client.KillPaneBehind]): every other command waits for them.
+	behind *barrier
 
 	versionOnce sync.Once // version is asked for once, when first needed
 	version     Version
@@ -56,7 +59,7 @@ func New(cfg Config) *Client {
 	if cfg.Binary == "" {
 		cfg.Binary = "tmux"
 	}
-	return &Client{cfg: cfg, killGrace: 500 * time.Millisecond, commandTimeout: CommandTimeout, tr: newTransport(cfg)}
+	return &Client{cfg: cfg, killGrace: 500 * time.Millisecond, commandTimeout: CommandTimeout, tr: newTransport(cfg), behind: &barrier{}}
 }
 
 func newTransport(cfg Config) *transport {
@@ -74,7 +77,7 @@ const CommandTimeout = 10 * time.Second
 func (c *Client) WithSocketName(name string) *Client {
 	cfg := c.cfg
 	cfg.SocketName, cfg.SocketPath = name, ""
-	return &Client{cfg: cfg, killGrace: c.killGrace, commandTimeout: c.commandTimeout, tr: newTransport(cfg)}
+	return &Client{cfg: cfg, killGrace: c.killGrace, commandTimeout: c.commandTimeout, tr: newTransport(cfg), behind: &barrier{}}
 }
 
 // SocketPath is the path of the socket c uses, worked out the way tmux does
@@ -169,6 +172,7 @@ func (c *Client) commands(ctx context.Context, cmds ...[]string) (string, error)
 // (for "-" file arguments such as load-buffer's); nil gives none. Every
 // command tmuxctl sends comes through here or through [Client.unbounded].
 func (c *Client) commandsWithInput(ctx context.Context, stdin []byte, cmds ...[]string) (string, error) {
+	c.awaitBehind(ctx)
 	c.observe(cmds...)
 	full, err := commandLine(cmds)
 	if err != nil {
@@ -196,6 +200,7 @@ func (c *Client) commandsWithInput(ctx context.Context, stdin []byte, cmds ...[]
 // which waits as long as its caller does. Cancelling ctx ends the client
 // (closes its connection, or kills the tmux child).
 func (c *Client) unbounded(ctx context.Context, argv []string) (reply, error) {
+	c.awaitBehind(ctx)
 	c.observe(argv)
 	full, err := commandLine([][]string{argv})
 	if err != nil {
