@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -156,7 +157,10 @@ func (c Config) selection() (tools.Selection, error) {
 }
 
 func (c Config) limits() handlers.Limits {
-	return handlers.Limits{WaitCeiling: c.WaitCeiling, MaxLines: c.MaxLines, MaxBytes: c.MaxBytes, StartGrace: c.StartGrace, NoMarks: c.NoShellMarks}
+	return handlers.Limits{WaitCeiling: c.WaitCeiling, MaxLines: c.MaxLines, MaxBytes: c.MaxBytes, StartGrace: c.StartGrace, NoMarks: c.NoShellMarks,
+		// Off by default until the goldens' pane ids are reworked: a
+		// spare made between calls takes the next pane id.
+		Spare: os.Getenv("TMUX_MCP_SPARE") == "1"}
 }
 
 func (c Config) liveOptions(tier tools.Class) live.Options {

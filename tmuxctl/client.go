@@ -29,6 +29,10 @@ type Config struct {
 	// Observe, when set, is called with every tmux command this client
 	// sends, once per command of a command list (tests count them).
 	Observe func(argv []string)
+	// ObserveBackground, when set, is called instead of Observe with the
+	// commands sent under a context from [Background]: work done ahead
+	// of any call (a spare pane), which tests count apart from calls.
+	ObserveBackground func(argv []string)
 }
 
 // A Client runs tmux commands against one tmux server. It holds no
@@ -173,7 +177,7 @@ func (c *Client) commands(ctx context.Context, cmds ...[]string) (string, error)
 // command tmuxctl sends comes through here or through [Client.unbounded].
 func (c *Client) commandsWithInput(ctx context.Context, stdin []byte, cmds ...[]string) (string, error) {
 	c.awaitBehind(ctx)
-	c.observe(cmds...)
+	c.observe(ctx, cmds...)
 	full, err := commandLine(cmds)
 	if err != nil {
 		return "", err
@@ -201,7 +205,7 @@ func (c *Client) commandsWithInput(ctx context.Context, stdin []byte, cmds ...[]
 // (closes its connection, or kills the tmux child).
 func (c *Client) unbounded(ctx context.Context, argv []string) (reply, error) {
 	c.awaitBehind(ctx)
-	c.observe(argv)
+	c.observe(ctx, argv)
 	full, err := commandLine([][]string{argv})
 	if err != nil {
 		return reply{}, err
@@ -209,12 +213,24 @@ func (c *Client) unbounded(ctx context.Context, argv []string) (reply, error) {
 	return c.run(ctx, full, nil)
 }
 
-func (c *Client) observe(cmds ...[]string) {
+func (c *Client) observe(ctx context.Context, cmds ...[]string) {
+	f := c.cfg.Observe
+	if ctx.Value(backgroundKey{}) != nil {
+		f = c.cfg.ObserveBackground
+	}
 	for _, argv := range cmds {
-		if c.cfg.Observe != nil {
-			c.cfg.Observe(argv)
+		if f != nil {
+			f(argv)
 		}
 	}
+}
+
+type backgroundKey struct{}
+
+// Background marks ctx as work no call waits for: its commands go to
+// [Config.ObserveBackground].
+func Background(ctx context.Context) context.Context {
+	return context.WithValue(ctx, backgroundKey{}, true)
 }
 
 // commandLine joins cmds into one tmux command line, escaped.

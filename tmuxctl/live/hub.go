@@ -136,6 +136,9 @@ func New(c *tmuxctl.Client, o Options) (*Hub, error) {
 // Exits returns the hub's exit tracker.
 func (h *Hub) Exits() *ExitTracker { return h.exits }
 
+// Idle is how long a stream nobody reads lasts.
+func (h *Hub) Idle() time.Duration { return h.opts.Idle }
+
 // ExitGrace returns how long results are kept after their last wait.
 func (h *Hub) ExitGrace() time.Duration { return h.opts.ExitGrace }
 
