@@ -34,16 +34,57 @@ func readySpare(t *testing.T, h *Handlers) *spare {
 	return nil
 }
 
-func TestSpareTiming(t *testing.T) {
+// TestSpareSameResult: a program run on a spare pane gets the argv
+// (quotes, newlines, ";", "#("), cwd and environment it would get in a
+// pane of its own, and the same result. Bytes that are not UTF-8 reach
+// it as they are (tmux's own path mangles them: not compared).
+func TestSpareSameResult(t *testing.T) {
 	h, _ := spareHandlers(t)
 	ctx := context.Background()
-	for i := range 6 {
-		t0 := time.Now()
-		out, err := h.RunProgram(ctx, gen.RunProgramInput{Argv: []string{"true"}, TimeoutMs: 10000})
-		h.spares.mu.Lock()
-		r := h.spares.ready != nil
-		h.spares.mu.Unlock()
-		t.Logf("%d: %v %s %v %v ready=%v", i, time.Since(t0), out.PaneID, out.Outcome, err, r)
-		time.Sleep(200 * time.Millisecond)
+	in := gen.RunProgramInput{Argv: []string{"sh", "-c", `printf '[%s]\n' "$@"; pwd; printf '<%s>\n' "$GREETING"; exit 3`, "sh",
+		"a b", "it's", `"q"`, "$HOME", ";", "#(echo x)", "line\n.\nbreak", "", "-n"},
+		Cwd: ptr("/usr"), Env: map[string]string{"GREETING": "hello 'you'; #{x}\n$y"}, TimeoutMs: 10000}
+	first, err := h.RunProgram(ctx, in) // the usual path; a spare is made after
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := readySpare(t, h)
+	second, err := h.RunProgram(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.PaneID != string(s.sp.Created.Pane) {
+		t.Fatalf("the second call ran in %s, not on the spare %s", second.PaneID, s.sp.Created.Pane)
+	}
+	if first.Output != second.Output || *first.ExitStatus != 3 || *second.ExitStatus != 3 || !second.PaneClosed || second.Outcome != first.Outcome {
+		t.Errorf("usual path: %q %v %v; spare: %q %v %v", first.Output, *first.ExitStatus, first.PaneClosed, second.Output, *second.ExitStatus, second.PaneClosed)
+	}
+	readySpare(t, h)
+	raw, err := h.RunProgram(ctx, gen.RunProgramInput{Argv: []string{"sh", "-c", `printf %s "$1" | od -An -tx1 | tr -d ' \n'`, "sh", "\xff\xfe'"}, TimeoutMs: 10000})
+	if err != nil || raw.Output != "fffe27" {
+		t.Errorf("bytes not UTF-8 on a spare: %q, %v", raw.Output, err)
 	}
 }
+
+// TestSpareKilledByOthers: a spare whose pane someone killed is given
+// up, the call runs its program the usual way, and a new spare is made.
+func TestSpareKilledByOthers(t *testing.T) {
+	h, _ := spareHandlers(t)
+	ctx := context.Background()
+	if _, err := h.RunProgram(ctx, gen.RunProgramInput{Argv: []string{"true"}, TimeoutMs: 10000}); err != nil {
+		t.Fatal(err)
+	}
+	s := readySpare(t, h)
+	if err := h.tmux.KillPane(ctx, s.sp.Created.Pane); err != nil {
+		t.Fatal(err)
+	}
+	out, err := h.RunProgram(ctx, gen.RunProgramInput{Argv: []string{"echo", "hi"}, TimeoutMs: 10000})
+	if err != nil || out.Output != "hi\n" || out.ExitStatus == nil || *out.ExitStatus != 0 || out.PaneID == string(s.sp.Created.Pane) {
+		t.Fatalf("run_program after the spare was killed = %+v, %v", out, err)
+	}
+	if again := readySpare(t, h); again == s {
+		t.Fatal("the killed spare was kept")
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
