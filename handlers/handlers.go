@@ -27,8 +27,8 @@ type Limits struct {
 	// NoMarks: panes made with the default shell get no OSC 133
 	// prompt marks (package shellmarks).
 	NoMarks bool
-	// Spare: run_program keeps a spare pane ready (spare.go).
-	Spare bool
+	// NoSpare: run_program keeps no spare pane ready (spare.go).
+	NoSpare bool
 }
 
 // DefaultLimits are the server defaults of DESIGN §4.

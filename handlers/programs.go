@@ -349,7 +349,8 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 	var nonce string
 	var sp *spare
 	ended := false // the program ended, and the call with it
-	if h.limits.Spare && in.SessionName == nil && in.Width == nil && in.Height == nil && !in.KeepPane && tmuxctl.SpareFits(spawn) {
+	spareFits := !h.limits.NoSpare && in.SessionName == nil && in.Width == nil && in.Height == nil && !in.KeepPane && tmuxctl.SpareFits(spawn)
+	if spareFits {
 		// A pane made ahead, in the place this one goes (spare.go).
 		var ok bool
 		var err error
@@ -359,8 +360,6 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 			gate, nonce = sp.sp.Gate, sp.sp.Gate.Nonce
 			defer func() { h.doneWithSpare(sp, ended) }()
 		}
-		// The next spare is made once this call is done, not beside it.
-		defer h.refillSpare()
 	}
 	if sp == nil {
 		nonce = tmuxctl.Nonce(12)
@@ -373,6 +372,11 @@ func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.
 		}
 	}
 	defer func() { st.release() }()
+	if spareFits {
+		// The next spare is made once this call is done, not beside it
+		// (spare.go); a call refused before its program started makes none.
+		defer h.refillSpare()
+	}
 	w := h.beginWait(ctx, float64(in.TimeoutMs), "running "+in.Argv[0]) // the schema's default applies when omitted
 	defer w.Done()
 	end, err := h.awaitProgram(ctx, w, &st, nonce, in.KeepPane, in.StopForInput)

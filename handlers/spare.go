@@ -76,9 +76,18 @@ func (h *Handlers) refillSpare() {
 	made := make(chan struct{})
 	h.spares.made = made
 	h.spares.wg.Add(1)
+	// The stream is asked for here, and the pane's commands are counted
+	// ahead of whatever comes next (tmuxctl.Client.Ahead) before this
+	// call answers: the next call's panes come after the spare's.
+	tap := h.hub.PrepareTap()
+	// Not ended by shutdown: Close waits for it and removes it, so that
+	// whether it was made never depends on when the server stopped.
+	ctx, cancel := context.WithTimeout(tmuxctl.Background(context.WithoutCancel(h.shutdown)), 10*time.Second)
+	ctx, ahead := h.tmux.Ahead(ctx)
 	go func() {
 		defer h.spares.wg.Done()
-		s := h.makeSpare()
+		defer cancel()
+		s := h.makeSpare(ctx, tap, ahead)
 		h.spares.mu.Lock()
 		h.spares.making = false
 		defer close(made)
@@ -101,13 +110,12 @@ func (h *Handlers) refillSpare() {
 	}()
 }
 
-// makeSpare makes a spare pane and watches it as startProgram watches a
-// program's; nil if it could not. Its commands are no call's.
-func (h *Handlers) makeSpare() *spare {
-	ctx, cancel := context.WithTimeout(tmuxctl.Background(h.shutdown), 10*time.Second)
-	defer cancel()
-	tap := h.hub.PrepareTap()
+// makeSpare makes a spare pane with tap and watches it as startProgram
+// watches a program's; nil if it could not. Its commands are no call's
+// (ctx from tmuxctl.Background); ahead is called once the pane is made.
+func (h *Handlers) makeSpare(ctx context.Context, tap *live.NewTap, ahead func()) *spare {
 	sp, err := h.tmux.MakeSpare(ctx, tap.Pipe(), tmuxctl.Nonce(12))
+	ahead()
 	if err != nil {
 		tap.Abandon()
 		return nil

@@ -12,9 +12,7 @@ import (
 
 func spareHandlers(t *testing.T) (*Handlers, string) {
 	t.Helper()
-	limits := DefaultLimits
-	limits.Spare = true
-	h, _, sock := testHandlersWith(t, limits, tmuxctl.Config{}, live.Options{})
+	h, _, sock := testHandlersWith(t, DefaultLimits, tmuxctl.Config{}, live.Options{})
 	t.Cleanup(h.Close)
 	return h, sock
 }

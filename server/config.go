@@ -158,9 +158,8 @@ func (c Config) selection() (tools.Selection, error) {
 
 func (c Config) limits() handlers.Limits {
 	return handlers.Limits{WaitCeiling: c.WaitCeiling, MaxLines: c.MaxLines, MaxBytes: c.MaxBytes, StartGrace: c.StartGrace, NoMarks: c.NoShellMarks,
-		// Off by default until the goldens' pane ids are reworked: a
-		// spare made between calls takes the next pane id.
-		Spare: os.Getenv("TMUX_MCP_SPARE") == "1"}
+		// The escape hatch, should a spare pane ever be in the way.
+		NoSpare: os.Getenv("TMUX_MCP_NO_SPARE") != ""}
 }
 
 func (c Config) liveOptions(tier tools.Class) live.Options {

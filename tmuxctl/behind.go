@@ -101,3 +101,14 @@ func (c *Client) KillPaneBehind(ctx context.Context, p PaneID) (sent bool, err e
 }
 
 var errUnknownKill = errors.New("the kill-pane may not have reached tmux")
+
+// Ahead returns a context for commands sent ahead of later calls (a spare
+// pane made between calls), and done, to be called once they are
+// answered: until then every other command of c waits, so that what a
+// later call makes comes after them, as it would without them (pane and
+// window ids in order). Commands under the returned context do not wait.
+func (c *Client) Ahead(ctx context.Context) (context.Context, func()) {
+	c.behind.add()
+	var once sync.Once
+	return context.WithValue(ctx, sentKey{}, func() {}), func() { once.Do(c.behind.done) }
+}
