@@ -68,14 +68,15 @@ func (h *Handlers) takeSpare(ctx context.Context) *spare {
 // refillSpare starts making a spare unless one is ready or being made.
 func (h *Handlers) refillSpare() {
 	h.spares.mu.Lock()
-	defer h.spares.mu.Unlock()
 	if h.spares.closed || h.spares.making || h.spares.ready != nil {
+		h.spares.mu.Unlock()
 		return
 	}
 	h.spares.making = true
 	made := make(chan struct{})
 	h.spares.made = made
 	h.spares.wg.Add(1)
+	h.spares.mu.Unlock()
 	// The stream is asked for here, and the pane's commands are counted
 	// ahead of whatever comes next (tmuxctl.Client.Ahead) before this
 	// call answers: the next call's panes come after the spare's.
