@@ -215,7 +215,7 @@ func (c *Client) unbounded(ctx context.Context, argv []string) (reply, error) {
 
 func (c *Client) observe(ctx context.Context, cmds ...[]string) {
 	f := c.cfg.Observe
-	if ctx.Value(backgroundKey{}) != nil {
+	if InBackground(ctx) {
 		f = c.cfg.ObserveBackground
 	}
 	for _, argv := range cmds {
@@ -232,6 +232,9 @@ type backgroundKey struct{}
 func Background(ctx context.Context) context.Context {
 	return context.WithValue(ctx, backgroundKey{}, true)
 }
+
+// InBackground reports whether ctx came from [Background].
+func InBackground(ctx context.Context) bool { return ctx.Value(backgroundKey{}) != nil }
 
 // commandLine joins cmds into one tmux command line, escaped.
 func commandLine(cmds [][]string) ([]string, error) {
