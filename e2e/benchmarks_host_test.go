@@ -209,7 +209,9 @@ func BenchmarkHostCPU(b *testing.B) {
 // so that a load that changes moves both alike: create_session (the
 // default shell; killed untimed after) beside a spawned `tmux
 // new-session -d`, and run_program ["true"] beside a spawned tmux round
-// trip (`list-panes -a`). Issue 32's targets: at most 1.2× and 3×. It
+// trip (`list-panes -a`). Issue 32's targets: at most 1.2× and 3×.
+// run_program is timed again right after (run-again) and after a 200 ms
+// pause (run-paused), as an agent's calls come. It
 // also times what tmux alone takes for a program's pane, with the tmux
 // binary: a new window with a pipe, then its kill. Run:
 //
@@ -225,7 +227,7 @@ func BenchmarkHostStartCosts(b *testing.B) {
 		}
 		return time.Since(t0)
 	}
-	var create, newSession, run, roundTrip, pipedPane []time.Duration
+	var create, newSession, run, again, paused, roundTrip, pipedPane []time.Duration
 	for i := 0; b.Loop(); i++ {
 		out, took := timedTool(b, m, "create_session", map[string]any{})
 		create = append(create, took)
@@ -233,12 +235,24 @@ func BenchmarkHostStartCosts(b *testing.B) {
 		name := "bench" + strconv.Itoa(i)
 		newSession = append(newSession, spawned("new-session", "-d", "-s", name))
 		tmuxtest.RunNative(b, sock, "kill-session", "-t", "="+name)
-		out, took = timedTool(b, m, "run_program", map[string]any{"argv": []string{"true"}})
-		if out["outcome"] != "completed" {
-			b.Fatalf("run_program true: outcome %v", out["outcome"])
-		}
-		run = append(run, took)
+		// The round trip first, on a server that is idle: run_program
+		// leaves work to tmux after it answers (its pane's kill, the next
+		// spare pane), which a round trip just after it would wait for.
 		roundTrip = append(roundTrip, spawned("list-panes", "-a"))
+		runTrue := func() time.Duration {
+			out, took := timedTool(b, m, "run_program", map[string]any{"argv": []string{"true"}})
+			if out["outcome"] != "completed" {
+				b.Fatalf("run_program true: outcome %v", out["outcome"])
+			}
+			return took
+		}
+		run = append(run, runTrue())
+		// Then two more: one right after (the tmux work the first left is
+		// still going), and one after a pause, as a model's turn between
+		// an agent's calls would leave.
+		again = append(again, runTrue())
+		time.Sleep(200 * time.Millisecond)
+		paused = append(paused, runTrue())
 		// tmux's own part of a program's pane: made with a pipe, then
 		// killed, with the tmux binary.
 		t0 := time.Now()
@@ -256,6 +270,10 @@ func BenchmarkHostStartCosts(b *testing.B) {
 	b.ReportMetric(ms(median(run)), "run_program-true-ms")
 	b.ReportMetric(ms(median(roundTrip)), "spawned-round-trip-ms")
 	b.ReportMetric(ms(median(run))/ms(median(roundTrip)), "run-ratio")
+	b.ReportMetric(ms(median(again)), "run_program-again-ms")
+	b.ReportMetric(ms(median(again))/ms(median(roundTrip)), "run-again-ratio")
+	b.ReportMetric(ms(median(paused)), "run_program-paused-ms")
+	b.ReportMetric(ms(median(paused))/ms(median(roundTrip)), "run-paused-ratio")
 	b.ReportMetric(ms(median(pipedPane)), "spawned-piped-pane-and-kill-ms")
 	b.ReportMetric(0, "ns/op")
 }

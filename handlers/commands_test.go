@@ -206,7 +206,14 @@ func TestCommandCounts(t *testing.T) {
 				// child's exit until it reaps another (a run-shell of its
 				// own makes it reap).
 				for i := 0; ; i++ {
-					warm := slices.DeleteFunc(programPanes(), func(id string) bool { return slices.Contains(before, id) })
+					// The spare pane the warm run_program leaves is not its own.
+					h.spares.mu.Lock()
+					spare := ""
+					if h.spares.ready != nil {
+						spare = string(h.spares.ready.sp.Created.Pane)
+					}
+					h.spares.mu.Unlock()
+					warm := slices.DeleteFunc(programPanes(), func(id string) bool { return slices.Contains(before, id) || id == spare })
 					if len(warm) == 0 {
 						break
 					}

@@ -27,6 +27,8 @@ type Limits struct {
 	// NoMarks: panes made with the default shell get no OSC 133
 	// prompt marks (package shellmarks).
 	NoMarks bool
+	// NoSpare: run_program keeps no spare pane ready (spare.go).
+	NoSpare bool
 }
 
 // DefaultLimits are the server defaults of DESIGN §4.
@@ -47,6 +49,7 @@ type Handlers struct {
 	shutdown context.Context
 	execs    execSeen // pane processes seen to have exec'd (cwdUnknown)
 	marks    *shellmarks.Installer
+	spares   spares // run_program's spare pane
 }
 
 // New returns Handlers that talk to tmux through client and read pane

@@ -349,24 +349,48 @@ func (h *Handlers) StartProgram(ctx context.Context, in gen.StartProgramInput) (
 // that is kept (keepPane), that dies without a marker, or that a call
 // leaves running is held for its exit the ordinary way.
 func (h *Handlers) RunProgram(ctx context.Context, in gen.RunProgramInput) (gen.RunProgramOutput, error) {
-	nonce := tmuxctl.Nonce(12)
-	gate, err := tmuxctl.NewGate(true, nonce)
-	if err != nil {
-		return gen.RunProgramOutput{}, err
+	spawn := tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}
+	var st started
+	var gate tmuxctl.Gate
+	var nonce string
+	var sp *spare
+	ended := false // the program ended, and the call with it
+	spareFits := !h.limits.NoSpare && in.SessionName == nil && in.Width == nil && in.Height == nil && !in.KeepPane && tmuxctl.SpareFits(spawn)
+	if spareFits {
+		// A pane made ahead, in the place this one goes (spare.go).
+		var ok bool
+		var err error
+		if st, sp, ok, err = h.startOnSpare(ctx, spawn); err != nil {
+			return gen.RunProgramOutput{}, err
+		} else if ok {
+			gate, nonce = sp.sp.Gate, sp.sp.Gate.Nonce
+			defer func() { h.doneWithSpare(sp, ended) }()
+		}
 	}
-	st, err := h.startProgram(ctx, placement(in.SessionName, nil, nil, in.Width, in.Height),
-		tmuxctl.Spawn{Argv: in.Argv, Cwd: deref(in.Cwd), Env: in.Env}, in.KeepPane, gate, in.KeepPane)
-	if err != nil {
-		return gen.RunProgramOutput{}, err
+	if sp == nil {
+		nonce = tmuxctl.Nonce(12)
+		var err error
+		if gate, err = tmuxctl.NewGate(true, nonce); err != nil {
+			return gen.RunProgramOutput{}, err
+		}
+		if st, err = h.startProgram(ctx, placement(in.SessionName, nil, nil, in.Width, in.Height), spawn, in.KeepPane, gate, in.KeepPane); err != nil {
+			return gen.RunProgramOutput{}, err
+		}
 	}
 	defer func() { st.release() }()
+	if spareFits {
+		// The next spare is made once this call is done, not beside it
+		// (spare.go); a call refused before its program started makes none.
+		defer h.refillSpare()
+	}
 	w := h.beginWait(ctx, float64(in.TimeoutMs), "running "+in.Argv[0]) // the schema's default applies when omitted
 	defer w.Done()
 	end, err := h.awaitProgram(ctx, w, &st, nonce, in.KeepPane, in.StopForInput)
 	if err != nil {
 		return gen.RunProgramOutput{}, wording.MayStillRun(err, in.Argv[0], st.created.Pane)
 	}
-	if end.asking == nil && (end.ending == waiting.Happened || end.ending == waiting.Gone) {
+	ended = end.asking == nil && (end.ending == waiting.Happened || end.ending == waiting.Gone)
+	if ended {
 		defer gate.Abandon() // nothing will listen for the ack any more
 	}
 	closed := h.settleProgram(ctx, st, end, in.KeepPane)
@@ -467,11 +491,18 @@ func (h *Handlers) settleProgram(ctx context.Context, st started, end programEnd
 	if !keep {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		err := h.tmux.KillPane(cctx, st.created.Pane)
 		var nf *tmuxctl.NotFoundError
-		closed = err == nil || end.marked && errors.As(err, &nf) // a marked shell may have ended already
 		if end.marked {
 			h.exits.Remember(st.created.Pane, end.exit, st.created.ServerPID, st.created.PID)
+			// The answer does not wait for tmux to destroy the pane (with
+			// utempter, a helper process per pane): a kill written to
+			// the server closes it, and every later tmux command waits
+			// for the kill's answer (tmuxctl.Client.KillPaneBehind).
+			sent, err := h.tmux.KillPaneBehind(cctx, st.created.Pane)
+			closed = sent || err == nil || errors.As(err, &nf) // a marked shell may have ended already
+		} else {
+			err := h.tmux.KillPane(cctx, st.created.Pane)
+			closed = err == nil
 		}
 	}
 	if !end.marked {

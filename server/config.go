@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -156,7 +157,9 @@ func (c Config) selection() (tools.Selection, error) {
 }
 
 func (c Config) limits() handlers.Limits {
-	return handlers.Limits{WaitCeiling: c.WaitCeiling, MaxLines: c.MaxLines, MaxBytes: c.MaxBytes, StartGrace: c.StartGrace, NoMarks: c.NoShellMarks}
+	return handlers.Limits{WaitCeiling: c.WaitCeiling, MaxLines: c.MaxLines, MaxBytes: c.MaxBytes, StartGrace: c.StartGrace, NoMarks: c.NoShellMarks,
+		// The escape hatch, should a spare pane ever be in the way.
+		NoSpare: os.Getenv("TMUX_MCP_NO_SPARE") != ""}
 }
 
 func (c Config) liveOptions(tier tools.Class) live.Options {

@@ -30,6 +30,7 @@ type Server struct {
 	cfg   Config
 	audit *audit.Log // nil without an audit file
 	hub   *live.Hub
+	h     *handlers.Handlers
 	// toolsAdded is closed once every offered tool is registered.
 	toolsAdded chan struct{}
 	resources  *resources.Resources // its subscriptions end before the hub closes
@@ -89,7 +90,7 @@ func New(cfg Config) (*Server, error) {
 	h := handlers.New(shutdown, client, hub, cfg.limits())
 	res, pr := resources.New(client, hub), prompts.New(client)
 	mcpServer, addTools := tools.NewServerLater(cfg.Version, h, tier, sel, cfg.SDKCalls, res.Configure, pr.Configure)
-	s := &Server{MCP: mcpServer, Tmux: client, cfg: cfg, hub: hub, toolsAdded: make(chan struct{}),
+	s := &Server{MCP: mcpServer, Tmux: client, cfg: cfg, hub: hub, h: h, toolsAdded: make(chan struct{}),
 		resources: res, endWaits: endWaits, calls: calls, cancelCalls: cancelCalls}
 	res.Register(s.MCP)
 	pr.Register(s.MCP)
@@ -252,6 +253,12 @@ func (s *Server) Close() {
 		}
 		<-s.toolsAdded // CPU work only, done in milliseconds
 		s.resources.Close()
+		s.h.Close() // the spare pane
+		// A kill sent without waiting for its answer is answered first,
+		// so that the process does not end under it.
+		sctx, cancel := context.WithTimeout(context.Background(), tmuxctl.CommandTimeout)
+		s.Tmux.Settle(sctx)
+		cancel()
 		s.hub.Close()
 	})
 }

@@ -29,6 +29,10 @@ type Config struct {
 	// Observe, when set, is called with every tmux command this client
 	// sends, once per command of a command list (tests count them).
 	Observe func(argv []string)
+	// ObserveBackground, when set, is called instead of Observe with the
+	// commands sent under a context from [Background]: work done ahead
+	// of any call (a spare pane), which tests count apart from calls.
+	ObserveBackground func(argv []string)
 }
 
 // A Client runs tmux commands against one tmux server. It holds no
@@ -45,6 +49,9 @@ type Client struct {
 	commandTimeout time.Duration
 
 	tr *transport // native or exec, and the one fallback notice
+	// behind counts the commands sent without waiting for their answer
+	// ([Client.KillPaneBehind]): every other command waits for them.
+	behind *barrier
 
 	versionOnce sync.Once // version is asked for once, when first needed
 	version     Version
@@ -56,7 +63,7 @@ func New(cfg Config) *Client {
 	if cfg.Binary == "" {
 		cfg.Binary = "tmux"
 	}
-	return &Client{cfg: cfg, killGrace: 500 * time.Millisecond, commandTimeout: CommandTimeout, tr: newTransport(cfg)}
+	return &Client{cfg: cfg, killGrace: 500 * time.Millisecond, commandTimeout: CommandTimeout, tr: newTransport(cfg), behind: &barrier{}}
 }
 
 func newTransport(cfg Config) *transport {
@@ -74,7 +81,7 @@ const CommandTimeout = 10 * time.Second
 func (c *Client) WithSocketName(name string) *Client {
 	cfg := c.cfg
 	cfg.SocketName, cfg.SocketPath = name, ""
-	return &Client{cfg: cfg, killGrace: c.killGrace, commandTimeout: c.commandTimeout, tr: newTransport(cfg)}
+	return &Client{cfg: cfg, killGrace: c.killGrace, commandTimeout: c.commandTimeout, tr: newTransport(cfg), behind: &barrier{}}
 }
 
 // SocketPath is the path of the socket c uses, worked out the way tmux does
@@ -169,7 +176,8 @@ func (c *Client) commands(ctx context.Context, cmds ...[]string) (string, error)
 // (for "-" file arguments such as load-buffer's); nil gives none. Every
 // command tmuxctl sends comes through here or through [Client.unbounded].
 func (c *Client) commandsWithInput(ctx context.Context, stdin []byte, cmds ...[]string) (string, error) {
-	c.observe(cmds...)
+	c.awaitBehind(ctx)
+	c.observe(ctx, cmds...)
 	full, err := commandLine(cmds)
 	if err != nil {
 		return "", err
@@ -196,7 +204,8 @@ func (c *Client) commandsWithInput(ctx context.Context, stdin []byte, cmds ...[]
 // which waits as long as its caller does. Cancelling ctx ends the client
 // (closes its connection, or kills the tmux child).
 func (c *Client) unbounded(ctx context.Context, argv []string) (reply, error) {
-	c.observe(argv)
+	c.awaitBehind(ctx)
+	c.observe(ctx, argv)
 	full, err := commandLine([][]string{argv})
 	if err != nil {
 		return reply{}, err
@@ -204,13 +213,28 @@ func (c *Client) unbounded(ctx context.Context, argv []string) (reply, error) {
 	return c.run(ctx, full, nil)
 }
 
-func (c *Client) observe(cmds ...[]string) {
+func (c *Client) observe(ctx context.Context, cmds ...[]string) {
+	f := c.cfg.Observe
+	if InBackground(ctx) {
+		f = c.cfg.ObserveBackground
+	}
 	for _, argv := range cmds {
-		if c.cfg.Observe != nil {
-			c.cfg.Observe(argv)
+		if f != nil {
+			f(argv)
 		}
 	}
 }
+
+type backgroundKey struct{}
+
+// Background marks ctx as work no call waits for: its commands go to
+// [Config.ObserveBackground].
+func Background(ctx context.Context) context.Context {
+	return context.WithValue(ctx, backgroundKey{}, true)
+}
+
+// InBackground reports whether ctx came from [Background].
+func InBackground(ctx context.Context) bool { return ctx.Value(backgroundKey{}) != nil }
 
 // commandLine joins cmds into one tmux command line, escaped.
 func commandLine(cmds [][]string) ([]string, error) {

@@ -72,6 +72,7 @@ func (c *Client) runNative(ctx context.Context, argv []string, stdin []byte) (re
 		Environ: environFor(argv),
 		Cwd:     clientCwd(),
 		Term:    os.Getenv("TERM"),
+		Sent:    sentHook(ctx),
 	})
 	var none *imsg.NoServerError
 	if errors.As(err, &none) {

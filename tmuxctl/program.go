@@ -416,7 +416,11 @@ var ackShim = `g=; IFS= read -r g 2>/dev/null <"$1"; [ "$g" = 1 ] || exit 126
 ack=$2 nonce=$3
 shift 3
 unset g
-exec 3>&2 2>/dev/null
+` + ackTail
+
+// ackTail is the part of [ackShim] after the gate, which the spare's shell
+// shares: ack and nonce set, the program in "$@".
+var ackTail = `exec 3>&2 2>/dev/null
 ( exec 2>&3 3>&-; exec "$@" )
 s=$?
 printf '` + frame.Printf("%s", frame.Exit) + `' "$nonce" "$s"

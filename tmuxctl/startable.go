@@ -42,6 +42,15 @@ func (e *ProgramError) Error() string {
 	return "program " + e.Program + " is not executable"
 }
 
+// CheckStartable refuses program s for placement where as
+// [Client.StartGated] would, before it makes anything.
+func (c *Client) CheckStartable(ctx context.Context, where Placement, s Spawn) error {
+	if err := s.check(nothingCreated); err != nil {
+		return err
+	}
+	return c.checkStartable(ctx, where, s)
+}
+
 // checkStartable is [Client.CheckProgram] for a program [Client.StartGated]
 // puts where: in the session that will hold its pane.
 func (c *Client) checkStartable(ctx context.Context, where Placement, s Spawn) error {

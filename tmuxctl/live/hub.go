@@ -47,6 +47,9 @@ type Hub struct {
 	id     string // "<pid>.<random>": names this instance in every mark
 	dir    string // private directory for FIFOs and other files
 	exits  *ExitTracker
+	// background holds the panes watched for no call (a spare pane):
+	// what the hub sends for them on its own is sent as background work.
+	background sync.Map
 
 	swept chan struct{} // closed once the start-up sweep has run
 	done  chan struct{} // closed by Close
@@ -136,6 +139,9 @@ func New(c *tmuxctl.Client, o Options) (*Hub, error) {
 // Exits returns the hub's exit tracker.
 func (h *Hub) Exits() *ExitTracker { return h.exits }
 
+// Idle is how long a stream nobody reads lasts.
+func (h *Hub) Idle() time.Duration { return h.opts.Idle }
+
 // ExitGrace returns how long results are kept after their last wait.
 func (h *Hub) ExitGrace() time.Duration { return h.opts.ExitGrace }
 
@@ -191,6 +197,7 @@ func (h *Hub) WatchPiped(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gat
 }
 
 func (h *Hub) watch(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*Stream, error) {
+	h.noteBackground(ctx, p)
 	done, err := h.setUp(ctx, p)
 	if err != nil {
 		return nil, err
@@ -506,4 +513,13 @@ func (h *Hub) waitGoroutines(patience time.Duration) {
 		s.stopReading(f)
 	}
 	<-finished
+}
+
+// noteBackground remembers that pane p is watched for work no call waits
+// for (ctx from tmuxctl.Background: a spare pane), so that what the hub
+// later sends for it on its own (its relay's record) is sent the same way.
+func (h *Hub) noteBackground(ctx context.Context, p tmuxctl.PaneID) {
+	if tmuxctl.InBackground(ctx) {
+		h.background.Store(p, true)
+	}
 }

@@ -199,8 +199,12 @@ func (h *Hub) relayStarted(s *Stream, line string) {
 	}
 	s.relayPID = pid
 	s.mu.Unlock()
+	base := h.ctx
+	if _, bg := h.background.LoadAndDelete(s.pane); bg {
+		base = tmuxctl.Background(base)
+	}
 	h.goFunc(func() {
-		ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
+		ctx, cancel := context.WithTimeout(base, stepTimeout)
 		defer cancel()
 		h.ops.RecordRelay(ctx, s.pane, s.mark, pid)
 	})

@@ -66,6 +66,7 @@ func (t *NewTap) Abandon() {
 // pane made without it (a split, a new session, no host) is watched as
 // WatchPiped does.
 func (h *Hub) WatchCreated(ctx context.Context, created tmuxctl.Created, gate tmuxctl.Gate, t *NewTap) (*Stream, error) {
+	h.noteBackground(ctx, created.Pane)
 	if t == nil || !created.Piped {
 		t.Abandon()
 		return h.WatchPiped(ctx, created.Pane, gate)

@@ -27,6 +27,9 @@ type Request struct {
 	Environ []string
 	Cwd     string
 	Term    string // $TERM, "" when unset
+	// Sent, if set, is called once the command is written to the
+	// server: from then on the server runs it whatever this end does.
+	Sent func()
 }
 
 // A Result is what the command printed, on which stream, and its status.
@@ -122,6 +125,8 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		if err := x.writeErr(err); err != nil {
 			return Result{}, err
 		}
+	} else if req.Sent != nil {
+		req.Sent()
 	}
 	br := readers.Get().(*bufio.Reader)
 	br.Reset(conn)
