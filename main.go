@@ -136,6 +136,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	durFlag(&c.StartGrace, "start-grace", "TMUX_MCP_START_GRACE", def.StartGrace, "a program create_session, create_window or split_window starts that exits within this is reported as not started")
 	durFlag(&c.ExitGrace, "exit-grace", "TMUX_MCP_EXIT_GRACE", def.ExitGrace, "how long a pane's exit status is held after the last wait on it")
 	fs.BoolVar(&c.NoShellMarks, "no-shell-marks", envDefault("TMUX_MCP_NO_SHELL_MARKS", "") != "", "panes made with the default shell (bash, zsh, fish) get no OSC 133 prompt marks (env TMUX_MCP_NO_SHELL_MARKS)")
+	fs.BoolVar(&c.NoSpare, "no-spare", envDefault("TMUX_MCP_NO_SPARE", "") != "", "run_program keeps no spare pane ready in the tmux-mcp session (env TMUX_MCP_NO_SPARE)")
 	fs.BoolVar(&c.showVersion, "version", false, "print the version and exit")
 	strFlag(&c.HTTPAddr, []string{"http"}, "TMUX_MCP_HTTP", "", "serve MCP over streamable HTTP at http://ADDR/mcp instead of stdio (token from $TMUX_MCP_HTTP_TOKEN or --http-token-file)")
 	strFlag(&c.HTTPTokenFile, []string{"http-token-file"}, "TMUX_MCP_HTTP_TOKEN_FILE", "", "file holding the bearer token HTTP requests must carry")

@@ -45,7 +45,9 @@ func runCall(ctx context.Context, c *Command, env Env) int {
 	}
 	// A person who names a tool asks for it: it is offered whatever its
 	// toolset, as --tools would add it; the tier still decides.
-	s, err := connect(ctx, env.Config.WithTool(name))
+	cfg := env.Config.WithTool(name)
+	cfg.NoSpare = true // one call: a spare would be made only to be removed
+	s, err := connect(ctx, cfg)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "tmux-mcp call: %v\n", err)
 		return exitError

@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -42,6 +41,9 @@ type Config struct {
 	// NoShellMarks: panes made with the default shell get no OSC 133
 	// prompt marks (docs/shell-marks.md).
 	NoShellMarks bool
+	// NoSpare: run_program keeps no spare pane ready (a process that
+	// makes one call, or anyone who would rather not see it).
+	NoSpare bool
 
 	// Pane streams.
 	StreamBuffer int           // bytes of output kept per watched pane
@@ -158,8 +160,7 @@ func (c Config) selection() (tools.Selection, error) {
 
 func (c Config) limits() handlers.Limits {
 	return handlers.Limits{WaitCeiling: c.WaitCeiling, MaxLines: c.MaxLines, MaxBytes: c.MaxBytes, StartGrace: c.StartGrace, NoMarks: c.NoShellMarks,
-		// The escape hatch, should a spare pane ever be in the way.
-		NoSpare: os.Getenv("TMUX_MCP_NO_SPARE") != ""}
+		NoSpare: c.NoSpare}
 }
 
 func (c Config) liveOptions(tier tools.Class) live.Options {
