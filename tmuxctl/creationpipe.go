@@ -32,8 +32,10 @@ func (p CreationPipe) usable() bool { return p.relay != "" }
 func (p CreationPipe) commands(target string) [][]string {
 	before, after, _ := strings.Cut(p.relay, p.pane)
 	relay := expandedLiterally(before) + "#{pane_id}" + expandedLiterally(after)
+	// The mark first, as in OpenPipe: a list that fails there leaves no
+	// pipe without its mark.
 	return [][]string{
-		{"pipe-pane", "-O", "-t", target, relay},
 		{"set-option", "-p", "-t", target, PipeOption, p.mark},
+		{"pipe-pane", "-O", "-t", target, relay},
 	}
 }

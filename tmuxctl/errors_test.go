@@ -29,3 +29,23 @@ func TestClassifyRefusals(t *testing.T) {
 		}
 	}
 }
+
+// Only an empty option name is tmux's expansion giving up: a name that
+// is ambiguous or unknown is a real refusal.
+func TestExpansionGaveUp(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"ambiguous option:":     true,
+		"invalid option:":       true,
+		"ambiguous option: sta": false,
+		"invalid option: @x":    false,
+		"can't find pane: %9":   false,
+	} {
+		err := error(&CommandError{Argv: []string{"set-option"}, Message: msg})
+		if got := expansionGaveUp(err); got != want {
+			t.Errorf("expansionGaveUp(%q) = %v, want %v", msg, got, want)
+		}
+	}
+	if expansionGaveUp(nil) {
+		t.Error("expansionGaveUp(nil) = true")
+	}
+}

@@ -74,11 +74,18 @@ func (e *PipeTakenError) Error() string {
 // opened only its ID is set.
 func (l LiveOps) OpenPipe(ctx context.Context, p PaneID, relay, mark string) (pane Pane, opened bool, err error) {
 	target := string(p)
+	// The mark first: should it fail, tmux runs nothing after it in the
+	// list, so no pipe is left unmarked, and the list can run again.
 	open := quoteCommands(
-		[]string{"pipe-pane", "-O", "-t", target, expandedLiterally(relay)},
 		[]string{"set-option", "-p", "-t", target, PipeOption, mark},
+		[]string{"pipe-pane", "-O", "-t", target, expandedLiterally(relay)},
 	)
-	pane, opened, err = l.ifElseRead(ctx, p, "#{?pane_pipe,0,#{?pane_dead,0,1}}", open)
+	for attempt := 1; ; attempt++ {
+		pane, opened, err = l.ifElseRead(ctx, p, "#{?pane_pipe,0,#{?pane_dead,0,1}}", open)
+		if !expansionGaveUp(err) || attempt == 3 {
+			break
+		}
+	}
 	switch {
 	case err != nil || opened:
 		return pane, opened, err
@@ -88,6 +95,15 @@ func (l LiveOps) OpenPipe(ctx context.Context, p PaneID, relay, mark string) (pa
 		return pane, false, &PipeTakenError{Pane: p, Mark: pane.PipeMark}
 	}
 	return pane, false, nil
+}
+
+// expansionGaveUp reports whether err is tmux refusing an option name
+// that came out empty. No name tmux-mcp sends is empty, but tmux 3.7
+// gives up on a format expansion (an option's name is one) that takes over
+// 100 ms of wall time, which a server starved of CPU can reach.
+func expansionGaveUp(err error) bool {
+	var ce *CommandError
+	return errors.As(err, &ce) && (ce.Message == "ambiguous option:" || ce.Message == "invalid option:")
 }
 
 // ifElseRead runs then (a command list as quoteCommands writes it) if
