@@ -215,27 +215,38 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 		{"wait_for_quiet", map[string]any{"paneId": "%0", "quietMs": 50, "timeoutMs": 5000}},
 		{"wait_for_input", map[string]any{"paneId": "%0", "timeoutMs": 5000}},
 		{"create_session", map[string]any{"name": "arrange", "argv": []string{"cat"}, "width": 80, "height": 24}},
-		{"split_window", map[string]any{"paneId": "%8", "argv": []string{"cat"}}},
-		{"select_window", map[string]any{"windowId": "@7"}},
-		{"select_pane", map[string]any{"paneId": "%9"}},
-		{"select_layout", map[string]any{"windowId": "@7", "layout": "even-horizontal"}},
-		{"resize_pane", map[string]any{"paneId": "%9", "zoomed": true}},
-		{"resize_window", map[string]any{"windowId": "@7", "width": 100, "height": 30}},
-		{"swap_pane", map[string]any{"paneId": "%8", "targetPaneId": "%9"}},
-		{"rename_session", map[string]any{"sessionId": "$3", "name": "arranged #{x}"}},
-		{"rename_window", map[string]any{"windowId": "@7", "name": "w #(x)"}},
-		{"set_pane_title", map[string]any{"paneId": "%8", "title": "t ; x"}},
-		{"clear_pane", map[string]any{"paneId": "%8", "history": true}},
-		{"respawn_pane", map[string]any{"paneId": "%8", "argv": []string{"cat"}}},
-		{"break_pane", map[string]any{"paneId": "%9", "name": "broken"}},
-		{"join_pane", map[string]any{"paneId": "%9", "targetPaneId": "%8"}},
-		{"move_window", map[string]any{"windowId": "@7", "sessionId": "$0"}},
+		{"split_window", map[string]any{"paneId": "<arrangePane>", "argv": []string{"cat"}}},
+		{"select_window", map[string]any{"windowId": "<arrangeWindow>"}},
+		{"select_pane", map[string]any{"paneId": "<splitPane>"}},
+		{"select_layout", map[string]any{"windowId": "<arrangeWindow>", "layout": "even-horizontal"}},
+		{"resize_pane", map[string]any{"paneId": "<splitPane>", "zoomed": true}},
+		{"resize_window", map[string]any{"windowId": "<arrangeWindow>", "width": 100, "height": 30}},
+		{"swap_pane", map[string]any{"paneId": "<arrangePane>", "targetPaneId": "<splitPane>"}},
+		{"rename_session", map[string]any{"sessionId": "<arrangeSession>", "name": "arranged #{x}"}},
+		{"rename_window", map[string]any{"windowId": "<arrangeWindow>", "name": "w #(x)"}},
+		{"set_pane_title", map[string]any{"paneId": "<arrangePane>", "title": "t ; x"}},
+		{"clear_pane", map[string]any{"paneId": "<arrangePane>", "history": true}},
+		{"respawn_pane", map[string]any{"paneId": "<arrangePane>", "argv": []string{"cat"}}},
+		{"break_pane", map[string]any{"paneId": "<splitPane>", "name": "broken"}},
+		{"join_pane", map[string]any{"paneId": "<splitPane>", "targetPaneId": "<arrangePane>"}},
+		{"move_window", map[string]any{"windowId": "<arrangeWindow>", "sessionId": "$0"}},
 		{"wait_for_command", map[string]any{"timeoutMs": 5000}}, // commandId: run_shell_command's
 	}
 	var commandID any
+	// The arranging calls name what the "arrange" calls made: ids that
+	// depend on what else was made before (run_program's spare pane).
+	made := map[string]any{}
 	for _, c := range calls {
 		if c.tool == "wait_for_command" {
 			c.args["commandId"] = commandID
+		}
+		for k, v := range c.args {
+			if name, ok := v.(string); ok && strings.HasPrefix(name, "<") {
+				if made[name] == nil {
+					t.Fatalf("%s: %s names %s, which no call made", c.tool, k, name)
+				}
+				c.args[k] = made[name]
+			}
 		}
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
 		if err != nil {
@@ -255,8 +266,14 @@ func TestHappyPathOutputsValidate(t *testing.T) {
 		raw, _ := json.Marshal(res.StructuredContent)
 		var instance any
 		json.Unmarshal(raw, &instance)
-		if c.tool == "run_shell_command" {
-			commandID = instance.(map[string]any)["commandId"]
+		out := instance.(map[string]any)
+		switch {
+		case c.tool == "run_shell_command":
+			commandID = out["commandId"]
+		case c.tool == "create_session" && c.args["name"] == "arrange":
+			made["<arrangeSession>"], made["<arrangeWindow>"], made["<arrangePane>"] = out["sessionId"], out["windowId"], out["paneId"]
+		case c.tool == "split_window" && made["<arrangePane>"] != nil && made["<splitPane>"] == nil:
+			made["<splitPane>"] = out["paneId"]
 		}
 		if err := resolved.Validate(instance); err != nil {
 			t.Errorf("%s: structuredContent %s does not validate: %v", c.tool, raw, err)
