@@ -232,11 +232,7 @@ func (c *Client) CreateGated(ctx context.Context, in SessionID, s Spawn, nonce s
 		// tmux may have made the pane before the error (a cancelled call,
 		// a failed resize): its shim would wait for a start that never
 		// comes, so remove it.
-		if created.Pane != "" {
-			kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-			_ = c.KillPane(kctx, created.Pane)
-			cancel()
-		}
+		c.removeMade(ctx, created.Pane)
 		files.abandon()
 		return Created{}, nil, err
 	}
@@ -249,6 +245,17 @@ func (c *Client) CreateGated(ctx context.Context, in SessionID, s Spawn, nonce s
 	}
 	start := func(ctx context.Context) error { return files.release(ctx, gateGo, payload) }
 	return created, start, nil
+}
+
+// removeMade kills pane p, made by a command list that then failed ("":
+// none was made), with a bound of its own: ctx may be what ended.
+func (c *Client) removeMade(ctx context.Context, p PaneID) {
+	if p == "" {
+		return
+	}
+	kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	_ = c.KillPane(kctx, p)
 }
 
 // createShim is the gating shell of [Client.CreateGated]: $0 is

@@ -48,11 +48,7 @@ func (c *Client) MakeSpare(ctx context.Context, pipe CreationPipe, nonce string)
 	argv := []string{"/bin/sh", "-c", spareShim, RunnerName, gate.files.path(gateGo), gate.AckChannel, nonce}
 	created, err := c.programWindow(ctx, NewWindowOptions{Spawn: Spawn{Argv: argv}, pipe: pipe})
 	if err != nil {
-		if created.Pane != "" {
-			kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-			_ = c.KillPane(kctx, created.Pane)
-			cancel()
-		}
+		c.removeMade(ctx, created.Pane)
 		keeper.Close()
 		gate.Abandon()
 		return nil, err
