@@ -57,6 +57,18 @@ func unsaid(k string, v any) bool {
 	return v == false
 }
 
+// askedNames are the arguments an effective…Ms value answers, the first
+// the request gave: "effectiveTimeoutMs" answers "timeoutMs", or
+// capture_since's "waitMs" (the seed contract names it so).
+func askedNames(k string) []string {
+	name := strings.TrimPrefix(k, "effective")
+	name = strings.ToLower(name[:1]) + name[1:]
+	if name == "timeoutMs" {
+		return []string{name, "waitMs"}
+	}
+	return []string{name}
+}
+
 // isEffective says whether k is a timeout or wait the call kept to.
 func isEffective(k string) bool {
 	return strings.HasPrefix(k, "effective") && strings.HasSuffix(k, "Ms")
@@ -115,12 +127,12 @@ func render(structured, asked map[string]any) string {
 		switch {
 		case v == nil:
 		case isEffective(k):
-			// "effectiveTimeoutMs" answers "timeoutMs".
-			name := strings.TrimPrefix(k, "effective")
-			name = strings.ToLower(name[:1]) + name[1:]
-			a, ok := asked[name]
-			if !ok && name == "timeoutMs" {
-				a, ok = asked["waitMs"] // capture_since: the seed contract names it so
+			var a any
+			ok := false
+			for _, name := range askedNames(k) {
+				if a, ok = asked[name]; ok {
+					break
+				}
 			}
 			if ok && scalar(a, false) != scalar(v, false) {
 				header = append(header, k+": "+scalar(v, false))

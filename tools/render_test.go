@@ -94,6 +94,27 @@ func TestRenderForSaysOnlyAClampedWait(t *testing.T) {
 	}
 }
 
+// The text block of a tools/call quotes the handler's typed arguments
+// (askedOf), not JSON: the same lines as RenderFor, unset arguments
+// included.
+func TestRenderSaysAClampedWaitOfTypedArguments(t *testing.T) {
+	waited := map[string]any{"outcome": "timed_out", "effectiveTimeoutMs": 50000.0, "paneId": "%0"}
+	asked, clamped := 50000, 90000
+	for _, c := range []struct {
+		in   any
+		want string
+	}{
+		{gen.WaitForTextInput{PaneID: "%0", TimeoutMs: &asked}, "outcome: timed_out\npaneId: %0"},
+		{gen.WaitForTextInput{PaneID: "%0", TimeoutMs: &clamped}, "outcome: timed_out\npaneId: %0\neffectiveTimeoutMs: 50000"},
+		{gen.WaitForTextInput{PaneID: "%0"}, "outcome: timed_out\npaneId: %0"},
+		{gen.CaptureSinceInput{PaneID: "%0", WaitMs: &clamped}, "outcome: timed_out\npaneId: %0\neffectiveTimeoutMs: 50000"},
+	} {
+		if got := render(waited, askedOf(waited, c.in)); got != c.want {
+			t.Errorf("%+v: got\n%s\nwant\n%s", c.in, got, c.want)
+		}
+	}
+}
+
 // TestRenderedSizeOfBuildLog prints the size of a run_shell_command result
 // holding a 200-line build log in both text forms: the JSON the text block
 // used to hold, and the rendering. It asserts only that both hold the log.

@@ -173,16 +173,20 @@ func run[In, Out any](h *handlers.Handlers, method func(*handlers.Handlers, cont
 	}
 }
 
-// askedOf is the request as the handler received it (defaults applied),
-// for the effective…Ms lines of the text block; nil when the result has
-// none, which is most calls.
+// askedOf is what the effective…Ms lines of the text block compare with:
+// the arguments they answer, as the handler received them (defaults
+// applied); nil when the result has none, which is most calls.
 func askedOf(result map[string]any, in any) map[string]any {
+	var names []string
 	for k := range result {
 		if isEffective(k) {
-			return callpath.Asked(in)
+			names = append(names, askedNames(k)...)
 		}
 	}
-	return nil
+	if names == nil {
+		return nil
+	}
+	return callpath.AskedFields(in, names)
 }
 
 // Types returns the Go types of the tool's handler's arguments and result.

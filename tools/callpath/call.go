@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -316,6 +317,47 @@ func Asked(in any) map[string]any {
 		return nil
 	}
 	return m
+}
+
+// AskedFields is [Asked] of in cut to the arguments named: each as Asked
+// gives it, absent where Asked leaves it out. It reads only those fields
+// where it can, so a call's text block does not marshal and decode its
+// whole request to quote one number.
+func AskedFields(in any, names []string) map[string]any {
+	v := reflect.ValueOf(in)
+	if v.Kind() != reflect.Struct {
+		return pick(Asked(in), names)
+	}
+	fields := planOf(v.Type()).fields
+	asked := make(map[string]any, len(names))
+	for _, name := range names {
+		i := slices.IndexFunc(fields, func(f plannedField) bool { return f.name == name })
+		if i < 0 {
+			continue
+		}
+		f := fields[i]
+		fv := v.Field(f.index)
+		if f.omitEmpty && emptyValue(fv) || f.omitZero && fv.IsZero() {
+			continue
+		}
+		a, ok := decoded(fv)
+		if f.quoted || !ok {
+			return pick(Asked(in), names)
+		}
+		asked[name] = a
+	}
+	return asked
+}
+
+// pick is m cut to the keys named.
+func pick(m map[string]any, names []string) map[string]any {
+	out := make(map[string]any, len(names))
+	for _, name := range names {
+		if a, ok := m[name]; ok {
+			out[name] = a
+		}
+	}
+	return out
 }
 
 func errorResult(err error) *mcp.CallToolResult {

@@ -2,6 +2,7 @@ package callpath
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -52,5 +53,32 @@ func TestStructuredSortsKeys(t *testing.T) {
 	}
 	if _, _, err := out.Result(map[string]any{"paneId": "x"}); err == nil || !strings.HasPrefix(err.Error(), "validating tool output: ") {
 		t.Errorf("invalid output: err = %v", err)
+	}
+}
+
+// AskedFields must give what Asked gives, cut to the names asked for:
+// the text block's effective…Ms lines compare with it.
+func TestAskedFieldsIsAskedCut(t *testing.T) {
+	zero, ten, cursor := 0, 10000, "ltxc1.0123456789abcdef0123456789abcdef.7"
+	names := []string{"timeoutMs", "waitMs", "maxLines", "paneId", "cursor", "patterns", "regex", "nothing"}
+	yes := true
+	for _, in := range []any{
+		gen.WaitForTextInput{PaneID: "%1"},
+		gen.WaitForTextInput{PaneID: "%1", TimeoutMs: &ten, Patterns: []string{"a", "b"}, Regex: &yes, Cursor: &cursor},
+		gen.WaitForTextInput{TimeoutMs: &zero, MaxLines: &zero, Patterns: []string{}},
+		gen.CaptureSinceInput{PaneID: "%2", WaitMs: &ten},
+		gen.CaptureSinceInput{},
+		map[string]any{"timeoutMs": 5.0},
+	} {
+		want := map[string]any{}
+		for _, name := range names {
+			if a, ok := Asked(in)[name]; ok {
+				want[name] = a
+			}
+		}
+		got := AskedFields(in, names)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("AskedFields(%#v) = %v, want %v", in, got, want)
+		}
 	}
 }

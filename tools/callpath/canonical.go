@@ -242,6 +242,8 @@ type plannedField struct {
 	index     int
 	name      string
 	omitEmpty bool
+	omitZero  bool // refused by decoded, followed by AskedFields
+	quoted    bool // ",string": refused by both
 }
 
 var plans sync.Map // reflect.Type → *plan
@@ -260,8 +262,10 @@ func planOf(t reflect.Type) *plan {
 			switch o {
 			case "omitempty":
 				pf.omitEmpty = true
-			case "omitzero", "string":
-				p.refused = true
+			case "omitzero":
+				pf.omitZero, p.refused = true, true
+			case "string":
+				pf.quoted, p.refused = true, true
 			}
 		}
 		p.fields = append(p.fields, pf)
