@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -111,7 +112,7 @@ func (c *connection) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	data, err := jsonrpc.EncodeMessage(msg)
+	data, err := encode(msg)
 	if err != nil {
 		return fmt.Errorf("marshaling message: %v", err)
 	}
@@ -121,6 +122,38 @@ func (c *connection) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	_, err = c.g.send(append(data, '\n'), answered)
 	return err
+}
+
+// encode is jsonrpc.EncodeMessage(msg), but for a successful response:
+// go-sdk has marshalled its result already, compactly, and it goes in as
+// it is, where EncodeMessage would marshal it once more and compact it (a
+// scan of the whole reply, which for a large capture costs more than the
+// rest of the write). A result with a newline, never one go-sdk makes,
+// takes the long way, so that a message stays one line.
+func encode(msg jsonrpc.Message) ([]byte, error) {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok || resp.Error != nil || len(resp.Result) == 0 || bytes.IndexByte(resp.Result, '\n') >= 0 {
+		return jsonrpc.EncodeMessage(msg)
+	}
+	var id []byte
+	switch v := resp.ID.Raw().(type) {
+	case int64:
+		id = strconv.AppendInt(nil, v, 10)
+	case string:
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false) // as EncodeMessage writes it
+		if err := enc.Encode(v); err != nil {
+			return nil, err
+		}
+		id = bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	default:
+		return jsonrpc.EncodeMessage(msg)
+	}
+	const head, mid = `{"jsonrpc":"2.0","id":`, `,"result":`
+	out := make([]byte, 0, len(head)+len(id)+len(mid)+len(resp.Result)+2) // and the newline Write adds
+	out = append(append(append(append(out, head...), id...), mid...), resp.Result...)
+	return append(out, '}'), nil
 }
 
 func (c *connection) Close() error {
