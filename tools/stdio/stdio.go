@@ -5,8 +5,11 @@
 // ending the session, and at end of input the calls in flight are
 // answered before the session ends. It is its own [mcp.Connection]: lines
 // go to the SDK as decoded messages and replies come back as messages, one
-// write each, with no pipe, goroutine or second decoding between. It
-// depends on go-sdk, and on internal/pipes to tell what is unread.
+// write each, with no pipe, goroutine or second decoding between; requests
+// are decoded and replies encoded here as go-sdk would, byte for byte, but
+// without its fresh buffer per message and its second marshal (decode.go,
+// encode). It depends on go-sdk, and on internal/pipes to tell what is
+// unread.
 package stdio
 
 import (
@@ -337,7 +340,7 @@ func decode(line []byte) (jsonrpc.Message, []jsonrpc.ID, error) {
 	if line[0] == '[' {
 		return nil, nil, errBatch
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
+	msg, err := decodeMessage(line)
 	if err != nil {
 		return nil, nil, err
 	}
