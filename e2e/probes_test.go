@@ -330,6 +330,30 @@ func fdsInto(pid int, dir string) []string {
 	return out
 }
 
+// takenPipes counts the panes' pipes process pid (a stream host) reads
+// itself, taken from their relays: its unix sockets that have no path
+// (a socket pair's end; what the host accepts bears its socket's path).
+func takenPipes(pid int) int {
+	named := map[string]bool{}
+	table, _ := os.ReadFile("/proc/net/unix")
+	for _, l := range lines(string(table)) {
+		if f := strings.Fields(l); len(f) >= 7 && f[0] != "Num" {
+			named[f[6]] = len(f) > 7
+		}
+	}
+	fdDir := fmt.Sprintf("/proc/%d/fd", pid)
+	entries, _ := os.ReadDir(fdDir)
+	n := 0
+	for _, e := range entries {
+		target, _ := os.Readlink(filepath.Join(fdDir, e.Name()))
+		inode, ok := strings.CutPrefix(target, "socket:[")
+		if hasPath, known := named[strings.TrimSuffix(inode, "]")]; ok && known && !hasPath {
+			n++
+		}
+	}
+	return n
+}
+
 func isFIFO(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode()&fs.ModeNamedPipe != 0

@@ -17,10 +17,12 @@
 #      the goldens once more with the tmux binary forced
 #      (TMUX_MCP_TMUX_CLIENT=exec) and every tool on go-sdk's own typed
 #      path instead of tools/callpath (TMUX_MCP_SDK_CALLS=1); and on one
-#      version ($fallback_version) the goldens once more as a macOS user
-#      without taps runs them: taps off (TMUX_MCP_NO_TAPS=1, the escape
-#      hatch) and process facts from ps instead of /proc
-#      (TMUX_MCP_TEST_NO_PROC=1).
+#      version ($fallback_version) the goldens once more with the stream
+#      host off (TMUX_MCP_NO_TAPS=1, the escape hatch), and the goldens
+#      and the live package's tests once more as on macOS and FreeBSD:
+#      the host's relays cats (TMUX_MCP_TEST_RELAY_CAT=1; on Linux the host
+#      takes each pane's pipe itself); both with process facts from ps
+#      instead of /proc (TMUX_MCP_TEST_NO_PROC=1).
 #
 # Step 1 and 2 stop at the first failure; a failing test or tmux version
 # does not stop the others. It prints how long each part took, one line per
@@ -216,8 +218,12 @@ else
 		fi
 		if [ "$v" = "$fallback_version" ]; then
 			part "tmux $v: go test -run TestScripts . with TMUX_MCP_NO_TAPS=1 TMUX_MCP_TEST_NO_PROC=1"
-			TMUX_MCP_NO_TAPS=1 TMUX_MCP_TEST_NO_PROC=1 TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v (no taps, no /proc: the macOS path)" \
+			TMUX_MCP_NO_TAPS=1 TMUX_MCP_TEST_NO_PROC=1 TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v (no stream host, no /proc: the escape hatch)" \
 				-count=1 -timeout "$matrix_timeout" -run TestScripts .
+			done_part
+			part "tmux $v: go test . ./tmuxctl/live with TMUX_MCP_TEST_RELAY_CAT=1 TMUX_MCP_TEST_NO_PROC=1"
+			TMUX_MCP_TEST_RELAY_CAT=1 TMUX_MCP_TEST_NO_PROC=1 TMUX_MCP_TEST_TMUX=$bin PATH=$tmp/tmux-$v:$PATH gotest "tmux $v (the host's cat relays, no /proc: the macOS path)" \
+				-count=1 -timeout "$matrix_timeout" . ./tmuxctl/live
 			done_part
 		fi
 	done

@@ -6,10 +6,10 @@
 //
 // # No client is ever attached
 //
-// Pane output comes from `pipe-pane -O` into a FIFO per watched pane: a
-// `cat` relay that tmux starts copies the pane's raw output into it,
-// whatever session the pane is in or moves to. The FIFO is the stream
-// host's (below), or with TMUX_MCP_NO_TAPS this instance's own. No control-mode client
+// Pane output comes from `pipe-pane -O`, whatever session the pane is in
+// or moves to: the stream host (below) reads tmux's socket itself, or a
+// `cat` relay that tmux starts copies the pane's raw output into a FIFO,
+// the host's or, with TMUX_MCP_NO_TAPS, this instance's own. No control-mode client
 // is ever attached to a session, because on every tmux before 3.7 a control
 // client that is sent a notification while its handshake is still under
 // way (another client detaching, a window added, a rename) makes the tmux
@@ -49,20 +49,28 @@
 // its holds. (Panes tapped by an older version's per-pane tap process,
 // with the same mark and wire, are read the same way.)
 //
-// A pane's relay is a `cat`: the instance asks the host for a stream
-// ("ltxhost<version> new <generation> …" on the same socket), the host
-// makes a FIFO in its directory and opens it for reading, and the
-// instance's guarded pipe-pane runs "exec >FIFO && echo $$ <pane>
-// >FIFO.head && exec cat FIFO.head -". The relay's first line names the
-// pane (a pane being made gets its id from tmux, [tmuxctl.CreationPipe]);
-// the host then removes the FIFO's name and the head's. cat writes that
-// line, so a relay that has said it reads the pane's pipe: the host
-// answers a sync only then, and a program the instance starts is let run
-// only then ([Stream.AwaitRelay]), so that what it prints is copied at
-// once and is in the stream before its death is heard. No process of ours starts per pane: a create tool
-// pays one local round trip to the host, which runs already. An instance
-// that could not open the pipe says "drop"; a relay that never comes is
-// dropped after hostRelayPatience.
+// A pane's relay is a shell that the host answers: the instance asks the
+// host for a stream ("ltxhost<version> new <generation> …" on the same
+// socket), the host makes a FIFO and a word FIFO (".ack") in its
+// directory and holds both open, and the instance's guarded pipe-pane
+// runs the relay (hostRelayCommand). Its shell keeps the pane's pipe on
+// descriptor 4, writes "<pid> <pane>" into the FIFO (a pane being made
+// gets its id from tmux, [tmuxctl.CreationPipe]) and waits for the word.
+// On Linux the host then takes the pipe, tmux's socket, from the shell
+// (pidfd_getfd, relaytake_linux.go), checks that the shell still holds
+// the FIFO (so the pid was still its), and says nothing: the shell exits,
+// the host reads the pane's output from tmux itself, and no process stays
+// per pane. Where it cannot (macOS, FreeBSD, a kernel that refuses, or
+// TMUX_MCP_TEST_RELAY_CAT=1), it says "c" and the shell becomes a cat of
+// its line (from a head file) and then of the pipe into the FIFO; the
+// cat's line says it reads. Either way the relay has come only once
+// something reads the pane's pipe: the host answers a sync only then,
+// and a program the instance starts is let run only then
+// ([Stream.AwaitRelay]), so that what it prints is taken at once and is
+// in the stream before its death is heard. No process of ours starts per
+// pane: a create tool pays one local round trip to the host, which runs
+// already. An instance that could not open the pipe says "drop"; a relay
+// that never comes is dropped after hostRelayPatience.
 //
 // The first instance that needs the host starts it: its own binary with
 // [HostWord], in a session of its own, with no stdio, never killed with
@@ -92,8 +100,8 @@
 // If the host dies, every reader's connection ends without an end frame:
 // each instance fails the stream with [ConnectionLost] (a cursor of that
 // generation is refused with it) and closes the pipe, guarded by its
-// mark; a relay that writes meanwhile gets EPIPE and ends, and tmux
-// closes the pipe. A mark naming a dead host is gone to the next watch,
+// mark; tmux closes the pipe at its next write either way: its socket's
+// reader (the host, or a cat that gets EPIPE and ends) is gone. A mark naming a dead host is gone to the next watch,
 // which starts a new host, and to the sweep. Where no host can be
 // started at all, the hub reads panes through FIFOs of its own, as with
 // TMUX_MCP_NO_TAPS.
@@ -158,7 +166,8 @@
 // The stream host ([RunHost]) has its own goroutines: the acceptor (ends
 // when the listener closes), one dispatcher per connection (reads the
 // request, answers a control request or hands a reader to its stream),
-// and per stream the FIFO reader (ends at the pipe's end), its runner
+// and per stream the pipe's reader (tmux's socket, or the cat's FIFO;
+// "the FIFO reader" below; ends at the pipe's end), its runner
 // (waits for the relay, then for the end, then serves the rest), and one
 // server per reader (ends when its reader leaves or the stream ends: it
 // closes every connection and waits for them). streamHost.mu guards the

@@ -41,8 +41,11 @@ const hostLogEnv = "TMUX_MCP_HOST_LOG"
 // hostProtoDefault is the version of the host's control protocol ("new",
 // "drop") and of its relays' FIFOs. 2: the relay's first line comes from
 // cat, through a file beside the FIFO that the host removes, and a sync
-// is answered only once the relay reads.
-const hostProtoDefault = "2"
+// is answered only once the relay reads. 3: the relay's shell says its
+// line itself and waits for the host's word on a second FIFO (".ack"):
+// none when the host has taken the pane's pipe from it, "c" to become a
+// cat, whose line (from the ".head" file) then says it reads.
+const hostProtoDefault = "3"
 
 // hostProto returns the host protocol version this process speaks.
 func hostProto() string {
@@ -268,7 +271,23 @@ func (hs *streamHost) releaseStaleFIFOs() {
 	matches, _ := filepath.Glob(filepath.Join(hs.dir, hs.fifoPrefix+"*.fifo"))
 	for _, path := range matches {
 		releaseFIFO(path)
+		releaseACK(relayACKPath(path))
 		os.Remove(relayHeadPath(path))
+	}
+}
+
+// releaseACK removes a relay's word FIFO at path and lets a relay waiting
+// to open it, or waiting for the word, go: both then find no word, and
+// the relay ends without reading the pane's pipe.
+func releaseACK(path string) {
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeNamedPipe == 0 || !ownedByMe(fi) {
+		return
+	}
+	w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	os.Remove(path)
+	if err == nil {
+		time.Sleep(10 * time.Millisecond) // a waiting open returns
+		w.Close()
 	}
 }
 
@@ -462,11 +481,19 @@ func (hs *streamHost) newStream(gen [16]byte, buffer int, idle time.Duration) (s
 		os.Remove(path)
 		return "", err
 	}
+	ack, err := newACK(relayACKPath(path))
+	if err != nil {
+		w.Close()
+		r.Close()
+		os.Remove(path)
+		return "", err
+	}
 	t := newTap("", gen, hs.socket, buffer, idle, hs.ops)
-	t.fifo, t.hold = path, w
+	t.fifo, t.hold, t.ack = path, w, ack
 	hs.mu.Lock()
 	if hs.ending {
 		hs.mu.Unlock()
+		ack.close()
 		w.Close()
 		r.Close()
 		os.Remove(path)
@@ -476,7 +503,7 @@ func (hs *streamHost) newStream(gen [16]byte, buffer int, idle time.Duration) (s
 	hs.mu.Unlock()
 	go func() {
 		t.run(r)
-		hs.log.Printf("stream %x of pane %s ended: %s", gen[:4], t.pane, t.why)
+		hs.log.Printf("stream %x of pane %s (relay: %s) ended: %s", gen[:4], t.pane, t.relay, t.why)
 		hs.mu.Lock()
 		delete(hs.taps, gen)
 		if len(hs.taps) == 0 {
@@ -489,10 +516,11 @@ func (hs *streamHost) newStream(gen [16]byte, buffer int, idle time.Duration) (s
 	return path, nil
 }
 
-// relayHeader reads the relay's first line, "<pid> <pane>", from the FIFO
-// r: it returns the pane and what came after the line. It fails if the
-// relay does not come within hostRelayPatience or the stream is dropped.
-func (t *tap) relayHeader(r *os.File) (tmuxctl.PaneID, []byte, error) {
+// relayHeader reads a line of the relay, "<pid> <pane>", from the FIFO r:
+// it returns the pane, the pid and what came after the line. It fails if
+// the line does not come within hostRelayPatience or the stream is
+// dropped.
+func (t *tap) relayHeader(r *os.File) (tmuxctl.PaneID, int, []byte, error) {
 	r.SetReadDeadline(time.Now().Add(hostRelayPatience))
 	var got []byte
 	buf := make([]byte, 4096)
@@ -502,26 +530,38 @@ func (t *tap) relayHeader(r *os.File) (tmuxctl.PaneID, []byte, error) {
 		if i := strings.IndexByte(string(got), '\n'); i >= 0 {
 			r.SetReadDeadline(time.Time{})
 			f := strings.Fields(string(got[:i]))
-			if len(f) != 2 || !strings.HasPrefix(f[1], "%") {
-				return "", nil, fmt.Errorf("relay header %q", got[:i])
+			pid := 0
+			if len(f) == 2 {
+				pid, _ = strconv.Atoi(f[0])
 			}
-			return tmuxctl.PaneID(f[1]), got[i+1:], nil
+			if pid <= 0 || !strings.HasPrefix(f[1], "%") {
+				return "", 0, nil, fmt.Errorf("relay header %q", got[:i])
+			}
+			return tmuxctl.PaneID(f[1]), pid, got[i+1:], nil
 		}
 		if err != nil || len(got) > 256 {
-			return "", nil, fmt.Errorf("no relay: %v", err)
+			return "", 0, nil, fmt.Errorf("no relay: %v", err)
 		}
 	}
 }
 
-// hostRelayCommand is the pipe-pane command of a stream of the host: a
-// `cat` into its FIFO of a line with its pid and the pane's id (pane: the
-// id, or the placeholder a CreationPipe fills), then of the pane's
-// output. It runs only if the FIFO is there: a shell redirection would
-// otherwise make a file.
+// hostRelayCommand is the pipe-pane command of a stream of the host. Its
+// shell opens the FIFO and the word FIFO, keeps the pane's pipe (its
+// standard input) on descriptor 4 as well, which no shell moves (a
+// builtin's redirection, read's here, moves 0 while it runs), writes a line with its pid and
+// the pane's id (pane: the id, or the placeholder a CreationPipe fills)
+// into the FIFO, and waits for the host's word. The host takes the pane's
+// pipe from it where it can (takeRelayStdin) and says nothing: the shell
+// then exits, and no process is left per pane. Otherwise the host says
+// "c", and the shell becomes a `cat` of the same line (from the head
+// file) and then of the pane's output into the FIFO. It runs only if the
+// FIFO is there: a shell redirection would otherwise make a file.
 func hostRelayCommand(fifo, pane string) string {
 	q := tmuxctl.ShellQuote(fifo)
+	ack := tmuxctl.ShellQuote(relayACKPath(fifo))
 	head := tmuxctl.ShellQuote(relayHeadPath(fifo))
-	return relayDelay() + "[ -p " + q + " ] && exec >" + q + " && echo $$ " + pane + " >" + head + " && exec cat " + head + " -"
+	return relayDelay() + "[ -p " + q + " ] && exec >" + q + " 3<" + ack + " 4<&0 && p=" + pane + " && echo $$ $p >" + head +
+		" && echo $$ $p && read w <&3 && [ \"$w\" = c ] && exec 3<&- 4<&- cat " + head + " -"
 }
 
 // relayDelayEnv, when set to a number of seconds, makes every relay wait
@@ -545,6 +585,58 @@ func relayDelay() string {
 // the pipe unread until cat had started, which on a loaded machine can
 // be longer than a program takes to print and exit.)
 func relayHeadPath(fifo string) string { return fifo + ".head" }
+
+// relayPipeFD is the descriptor on which a relay's shell keeps the pane's
+// pipe for the host to take (see hostRelayCommand).
+const relayPipeFD = 4
+
+// relayACKPath is the FIFO a relay writing into fifo waits on for the
+// host's word.
+func relayACKPath(fifo string) string { return fifo + ".ack" }
+
+// A relayACK is the host's end of a relay's word FIFO: held open for
+// reading and writing from the stream's start, so that the relay's open
+// never waits and its read waits for the word.
+type relayACK struct {
+	path string
+	r, w *os.File
+}
+
+func newACK(path string) (*relayACK, error) {
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		return nil, err
+	}
+	r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		os.Remove(path)
+		return nil, err
+	}
+	w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		r.Close()
+		os.Remove(path)
+		return nil, err
+	}
+	return &relayACK{path: path, r: r, w: w}, nil
+}
+
+// say writes word for the relay, which has the FIFO open (it opens it
+// before it writes its line), and closes the host's ends: the relay reads
+// the word, or with none the end of the file.
+func (a *relayACK) say(word string) error {
+	var err error
+	if word != "" {
+		_, err = a.w.Write([]byte(word + "\n"))
+	}
+	a.close()
+	return err
+}
+
+func (a *relayACK) close() {
+	os.Remove(a.path)
+	a.w.Close()
+	a.r.Close()
+}
 
 // hostStartPatience bounds how long an instance waits for the host it
 // needs to answer, starting it if none runs.

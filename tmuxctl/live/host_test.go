@@ -185,7 +185,7 @@ func TestTwoHostVersions(t *testing.T) {
 	c, sock := client(t)
 	tmuxtest.Run(t, sock, "split-window", "-d", "-t", "%0")
 	h1 := newHub(t, c, Options{TapBinary: bin})
-	t.Setenv(hostProtoEnv, "3")
+	t.Setenv(hostProtoEnv, "4")
 	h2 := newHub(t, newClient(sock), Options{TapBinary: bin})
 	ctx := context.Background()
 	a1, err := h1.Watch(ctx, "%0")
@@ -197,7 +197,7 @@ func TestTwoHostVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	one, two := hostOf(t, c, "%0"), hostOf(t, c, "%1")
-	if filepath.Base(one.socket) != "host2.sock" || filepath.Base(two.socket) != "host3.sock" || one.pid == two.pid {
+	if filepath.Base(one.socket) != "host"+hostProtoDefault+".sock" || filepath.Base(two.socket) != "host4.sock" || one.pid == two.pid {
 		t.Fatalf("hosts %s (pid %d) and %s (pid %d): want one per version", one.socket, one.pid, two.socket, two.pid)
 	}
 	a2, err := h2.Watch(ctx, "%0")
@@ -226,9 +226,9 @@ func TestTwoHostVersions(t *testing.T) {
 	}
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(eventBound))
-	fmt.Fprintln(conn, hostHello("3")+" new 00000000000000000000000000000001 1024 1m")
+	fmt.Fprintln(conn, hostHello("4")+" new 00000000000000000000000000000001 1024 1m")
 	reply, _ := bufio.NewReader(conn).ReadString('\n')
 	if strings.HasPrefix(reply, "ok") {
-		t.Errorf("the version-2 host took a version-3 request: %q", reply)
+		t.Errorf("the version-%s host took a version-4 request: %q", hostProtoDefault, reply)
 	}
 }

@@ -3,6 +3,7 @@
 package live
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"syscall"
@@ -20,4 +21,22 @@ func execHost(bin string, args ...string) *exec.Cmd {
 	cmd := exec.Command(bin, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	return cmd
+}
+
+// adoptPipe makes fd, a copy of a relay's standard input that the host
+// keeps, a file the runtime's poller waits on, if it is a socket (tmux's
+// pipe-pane gives its child one end of a socket pair); otherwise it
+// closes fd. Its open file description is shared only with the relay,
+// which exits once the host has answered.
+func adoptPipe(fd int) (*os.File, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFSOCK {
+		unix.Close(fd)
+		return nil, errors.New("the relay's pipe is not a socket")
+	}
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), "pane pipe"), nil
 }

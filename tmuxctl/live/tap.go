@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -34,6 +35,8 @@ type tap struct {
 
 	fifo     string        // the relay's FIFO, removed once the relay has opened it
 	hold     *os.File      // the host's own writer on the FIFO until the relay comes
+	ack      *relayACK     // the FIFO the relay waits on for the host's word
+	relay    string        // how the pane's output comes: "taken" (the pipe itself) or "cat"
 	finished chan struct{} // closed when the tap has ended and left the host
 
 	started time.Time
@@ -106,12 +109,22 @@ func (t *tap) run(r *os.File) {
 	t.mu.Lock()
 	t.stdin = r
 	t.mu.Unlock()
-	pane, first, err := t.relayHeader(r)
+	pane, pid, _, err := t.relayHeader(r)
 	t.hold.Close()
 	os.Remove(t.fifo)
+	in, first := r, []byte(nil)
+	if err == nil {
+		in, first, err = t.takePipe(r, pid, pane)
+	}
+	t.ack.close()
 	os.Remove(relayHeadPath(t.fifo))
+	if in != r {
+		defer in.Close()
+		r.Close() // the relay has exited, or is exiting
+	}
 	t.mu.Lock()
-	if t.dropped {
+	t.stdin = in
+	if t.dropped && err == nil {
 		err = errHostEnding
 	}
 	t.relayCame(err == nil)
@@ -138,7 +151,7 @@ func (t *tap) run(r *os.File) {
 	t.mu.Unlock()
 	ended := make(chan struct{})
 	go func() {
-		t.read(r, first)
+		t.read(in, first)
 		close(ended)
 	}()
 	select {
@@ -162,6 +175,59 @@ func (t *tap) run(r *os.File) {
 	}
 	t.end()
 	t.finish(true)
+}
+
+// relayCatEnv, when set to 1, makes the host leave every relay a cat, as
+// on macOS and FreeBSD: a test runs that path on Linux with it.
+const relayCatEnv = "TMUX_MCP_TEST_RELAY_CAT"
+
+// takePipe returns what the tap reads once the relay's shell (pid) has
+// said its line: the pane's pipe itself, taken from the shell, which is
+// then told nothing and exits; or else the FIFO r, into which the shell,
+// told "c", becomes a cat, with what came after the cat's line.
+func (t *tap) takePipe(r *os.File, pid int, pane tmuxctl.PaneID) (*os.File, []byte, error) {
+	if os.Getenv(relayCatEnv) != "1" {
+		if fd, err := takeRelayPipe(pid); err == nil {
+			// The shell writes nothing more and holds the FIFO open until
+			// it has its word: if it is still there, pid was its pid when
+			// the copy was made.
+			if !fifoWriterGone(r) {
+				if pipe, err := adoptPipe(fd); err == nil {
+					t.relay = "taken"
+					return pipe, nil, t.ack.say("")
+				}
+			} else {
+				syscall.Close(fd)
+			}
+		}
+	}
+	t.relay = "cat"
+	if err := t.ack.say("c"); err != nil {
+		return r, nil, err
+	}
+	again, _, first, err := t.relayHeader(r)
+	if err == nil && again != pane {
+		err = fmt.Errorf("relay of %s said %s", pane, again)
+	}
+	return r, first, err
+}
+
+// fifoWriterGone reports whether the FIFO r, open without waiting, has
+// no writer left (its end of file), or holds bytes no one should have
+// written; it never waits.
+func fifoWriterGone(r *os.File) bool {
+	raw, err := r.SyscallConn()
+	if err != nil {
+		return true
+	}
+	gone := true
+	raw.Read(func(fd uintptr) bool {
+		var b [1]byte
+		_, err := syscall.Read(int(fd), b[:])
+		gone = err != syscall.EAGAIN
+		return true
+	})
+	return gone
 }
 
 // relayCame records whether the relay came, once; t.mu is held.
