@@ -253,6 +253,14 @@ func (h *Hub) ack(gate tmuxctl.Gate) {
 // went away, or someone else closed or replaced the pipe — then the
 // stream fails and the pipe, no longer ours, is never touched again.
 func (h *Hub) pipeClosed(s *Stream) {
+	s.mu.Lock()
+	settled := s.dead && s.unmarked
+	s.mu.Unlock()
+	if settled {
+		// Its death was handled (settle): the exit tracker was told, and
+		// closePipe took the mark away. Nothing is left to ask tmux.
+		return
+	}
 	ctx, cancel := context.WithTimeout(h.ctx, stepTimeout)
 	defer cancel()
 	pane, err := h.client.Pane(ctx, s.pane)
@@ -296,7 +304,11 @@ func (h *Hub) closePipe(ctx context.Context, s *Stream) {
 	if ended {
 		return
 	}
-	h.ops.ClosePipe(ctx, s.pane, s.mark)
+	if h.ops.ClosePipe(ctx, s.pane, s.mark) == nil {
+		s.mu.Lock()
+		s.unmarked = true
+		s.mu.Unlock()
+	}
 	if !s.isDead() { // a live pane's pipe closes; a dead one's is left to us
 		select {
 		case <-s.drained:

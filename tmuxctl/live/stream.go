@@ -59,6 +59,7 @@ type Stream struct {
 	// printed into it is in the stream.
 	drained   chan struct{}
 	pipeEnded bool // the FIFO reached EOF (or never opened)
+	unmarked  bool // closePipe took the pipe's mark away
 	relayPID  int  // the pipe's cat relay, once it has said
 	// relayed is closed once a FIFO's relay has said its pid (it then
 	// reads the pane's pipe), or the FIFO ended without it.
