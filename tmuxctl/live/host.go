@@ -547,15 +547,16 @@ func (t *tap) relayHeader(r *os.File) (tmuxctl.PaneID, int, []byte, error) {
 
 // hostRelayCommand is the pipe-pane command of a stream of the host. Its
 // shell opens the FIFO and the word FIFO, keeps the pane's pipe (its
-// standard input) on descriptor 4 as well, which no shell moves (a
-// builtin's redirection, read's here, moves 0 while it runs), writes a line with its pid and
-// the pane's id (pane: the id, or the placeholder a CreationPipe fills)
-// into the FIFO, and waits for the host's word. The host takes the pane's
-// pipe from it where it can (takeRelayStdin) and says nothing: the shell
-// then exits, and no process is left per pane. Otherwise the host says
-// "c", and the shell becomes a `cat` of the same line (from the head
-// file) and then of the pane's output into the FIFO. It runs only if the
-// FIFO is there: a shell redirection would otherwise make a file.
+// standard input) on descriptor relayPipeFD too (a builtin's redirection,
+// read's here, moves descriptor 0 while it runs; the shells keep 3 to 9
+// for the user), writes a line with its pid and the pane's id (pane: the
+// id, or the placeholder a CreationPipe fills) into the FIFO, and waits
+// for the host's word. The host takes the pane's pipe from it where it
+// can (takeRelayPipe) and says nothing: the shell then exits, and no
+// process is left per pane. Otherwise the host says "c", and the shell
+// becomes a `cat` of the same line (from the head file) and then of the
+// pane's output into the FIFO. It runs only if the FIFO is there: a shell
+// redirection would otherwise make a file.
 func hostRelayCommand(fifo, pane string) string {
 	q := tmuxctl.ShellQuote(fifo)
 	ack := tmuxctl.ShellQuote(relayACKPath(fifo))

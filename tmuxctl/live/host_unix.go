@@ -23,10 +23,10 @@ func execHost(bin string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// adoptPipe makes fd, a copy of a relay's standard input that the host
-// keeps, a file the runtime's poller waits on, if it is a socket (tmux's
-// pipe-pane gives its child one end of a socket pair); otherwise it
-// closes fd. Its open file description is shared only with the relay,
+// adoptPipe makes fd, the pane's pipe taken from its relay
+// (takeRelayPipe), a file the runtime's poller waits on, if it is a socket
+// (tmux's pipe-pane gives its child one end of a socket pair); otherwise
+// it closes fd. Its open file description is shared only with the relay,
 // which exits once the host has answered.
 func adoptPipe(fd int) (*os.File, error) {
 	var st unix.Stat_t

@@ -473,10 +473,13 @@ func (t *tap) relayDone() bool {
 
 // unread returns how many bytes of the pane's output wait in the pipe.
 func (t *tap) unread() int {
-	if t.stdin == nil {
+	t.mu.Lock()
+	in := t.stdin // the FIFO, then what takePipe gave
+	t.mu.Unlock()
+	if in == nil {
 		return 0
 	}
-	return pipes.Unread(t.stdin)
+	return pipes.Unread(in)
 }
 
 // takeUnread waits until the stream holds what the stdin reader had
