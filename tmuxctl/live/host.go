@@ -270,38 +270,26 @@ func (hs *streamHost) unlock(f *os.File) {
 func (hs *streamHost) releaseStaleFIFOs() {
 	matches, _ := filepath.Glob(filepath.Join(hs.dir, hs.fifoPrefix+"*.fifo"))
 	for _, path := range matches {
-		releaseFIFO(path)
-		releaseACK(relayACKPath(path))
+		releaseFIFO(path, os.O_RDONLY)
+		releaseFIFO(relayACKPath(path), os.O_WRONLY)
 		os.Remove(relayHeadPath(path))
 	}
 }
 
-// releaseACK removes a relay's word FIFO at path and lets a relay waiting
-// to open it, or waiting for the word, go: both then find no word, and
-// the relay ends without reading the pane's pipe.
-func releaseACK(path string) {
+// releaseFIFO removes the FIFO at path and lets a relay waiting to open
+// it go, by opening its other end for a moment: flag is O_RDONLY for the
+// FIFO a relay writes into, O_WRONLY for the word FIFO it reads (see
+// releaseStaleFIFOs). A relay that then waits for the word reads none,
+// and ends without reading the pane's pipe.
+func releaseFIFO(path string, flag int) {
 	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeNamedPipe == 0 || !ownedByMe(fi) {
 		return
 	}
-	w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(path, flag|syscall.O_NONBLOCK, 0)
 	os.Remove(path)
 	if err == nil {
 		time.Sleep(10 * time.Millisecond) // a waiting open returns
-		w.Close()
-	}
-}
-
-// releaseFIFO removes the FIFO at path and lets any relay waiting to
-// open it go (see releaseStaleFIFOs).
-func releaseFIFO(path string) {
-	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeNamedPipe == 0 || !ownedByMe(fi) {
-		return
-	}
-	r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	os.Remove(path)
-	if err == nil {
-		time.Sleep(10 * time.Millisecond) // a waiting open returns
-		r.Close()
+		f.Close()
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/internal/proc"
 	"github.com/tmux-mcp/tmux-mcp/tmuxctl/tmuxtest"
 	"golang.org/x/sys/unix"
 )
@@ -47,7 +48,7 @@ func TestHostTakesThePipe(t *testing.T) {
 				others = others[:0]
 				for _, pid := range childrenOf(server) {
 					if pid != shell {
-						others = append(others, commOf(pid))
+						others = append(others, proc.Name(pid))
 					}
 				}
 				if len(others) == want || time.Now().After(deadline) {
@@ -93,9 +94,4 @@ func childrenOf(pid int) []int {
 		}
 	}
 	return kids
-}
-
-func commOf(pid int) string {
-	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
-	return strings.TrimSpace(string(b))
 }
