@@ -156,8 +156,10 @@ func (h *Handlers) launch(ctx context.Context, in tmuxctl.SessionID, spawn tmuxc
 		// A pane that fails to get its marks still gets its shell.
 		spawn.ShellMarks, _ = h.marks.Install()
 	}
+	pre := h.hub.AskAhead(ctx) // the pane's host stream, asked for as tmux makes it
 	created, start, err := h.tmux.CreateGated(ctx, in, spawn, nonce, create)
 	if err != nil {
+		pre.Drop()
 		return launched{}, h.explain(ctx, err)
 	}
 	remove := func() {
@@ -178,7 +180,7 @@ func (h *Handlers) launch(ctx context.Context, in tmuxctl.SessionID, spawn tmuxc
 		return launched{}, h.explain(ctx, err)
 	}
 	out := launched{created: created}
-	s, err := h.hub.Watch(ctx, created.Pane)
+	s, err := h.hub.WatchNew(ctx, created.Pane, pre)
 	switch {
 	case err == nil:
 		cursor := s.Cursor(0)

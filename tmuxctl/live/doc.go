@@ -69,7 +69,9 @@
 // ([Stream.AwaitRelay]), so that what it prints is taken at once and is
 // in the stream before its death is heard. No process of ours starts per
 // pane: a create tool pays one local round trip to the host, which runs
-// already. An instance that could not open the pipe says "drop"; a relay
+// already, and asks it while tmux makes the pane ([Hub.AskAhead]; a
+// program's window has its pipe in the command that makes it, [NewTap]).
+// An instance that could not open the pipe says "drop"; a relay
 // that never comes is dropped after hostRelayPatience.
 //
 // The first instance that needs the host starts it: its own binary with

@@ -184,7 +184,15 @@ func (h *Hub) ready(ctx context.Context) error {
 // pane that died is returned as long as it is valid, so its last output can
 // still be read.
 func (h *Hub) Watch(ctx context.Context, p tmuxctl.PaneID) (*Stream, error) {
-	return h.watch(ctx, p, tmuxctl.Gate{})
+	return h.watch(ctx, p, tmuxctl.Gate{}, nil)
+}
+
+// WatchNew is Watch for a pane this server has just made, with the host
+// stream pre (nil for none) that [Hub.AskAhead] asked for while tmux made
+// the pane; pre is dropped if the pane's stream does not take it.
+func (h *Hub) WatchNew(ctx context.Context, p tmuxctl.PaneID, pre *AskedStream) (*Stream, error) {
+	defer pre.Drop()
+	return h.watch(ctx, p, tmuxctl.Gate{}, pre)
 }
 
 // WatchPiped starts the stream of a pane this server created for a program
@@ -193,10 +201,10 @@ func (h *Hub) Watch(ctx context.Context, p tmuxctl.PaneID) (*Stream, error) {
 // program's exit marker, so the program's shell can end knowing that every
 // byte the program printed was read.
 func (h *Hub) WatchPiped(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*Stream, error) {
-	return h.watch(ctx, p, gate)
+	return h.watch(ctx, p, gate, nil)
 }
 
-func (h *Hub) watch(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*Stream, error) {
+func (h *Hub) watch(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate, pre *AskedStream) (*Stream, error) {
 	h.noteBackground(ctx, p)
 	done, err := h.setUp(ctx, p)
 	if err != nil {
@@ -209,7 +217,7 @@ func (h *Hub) watch(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*
 		old.syncTap(ctx)
 		return old, nil
 	}
-	s, err := h.startStream(ctx, p, gate)
+	s, err := h.startStream(ctx, p, gate, pre)
 	var nf *tmuxctl.NotFoundError
 	switch {
 	case errors.As(err, &nf) && old != nil && old.valid():
@@ -279,9 +287,9 @@ func (h *Hub) setUp(ctx context.Context, p tmuxctl.PaneID) (done func(), err err
 // startStream starts the stream of pane p: through its tap, or without a
 // tap binary through a FIFO of this instance's own. A gated program's
 // exit marker is acked by this instance alone, which knows its nonce.
-func (h *Hub) startStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*Stream, error) {
+func (h *Hub) startStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate, pre *AskedStream) (*Stream, error) {
 	if h.opts.TapBinary != "" {
-		return h.startTapStream(ctx, p, gate)
+		return h.startTapStream(ctx, p, gate, pre)
 	}
 	return h.startFIFOStream(ctx, p, gate)
 }

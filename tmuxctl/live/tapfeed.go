@@ -143,11 +143,18 @@ const (
 // of its own), or one this instance asks the host for. A pane whose pipe
 // is someone else's gets [tmuxctl.PipeTakenError]. Where no host can be
 // started, the pane is read through a FIFO of this instance's own.
-func (h *Hub) startTapStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate) (*Stream, error) {
+func (h *Hub) startTapStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate, pre *AskedStream) (*Stream, error) {
 	for attempt := 0; ; attempt++ {
 		var gen [16]byte
-		tmuxctl.NonceBytes(gen[:])
-		mine, fifo, err := h.newHostStream(ctx, gen)
+		var mine tapInfo
+		var fifo string
+		var err error
+		if attempt == 0 && pre != nil {
+			gen, mine, fifo, err = pre.take(ctx)
+		} else {
+			tmuxctl.NonceBytes(gen[:])
+			mine, fifo, err = h.newHostStream(ctx, gen)
+		}
 		if errors.Is(err, errNoHost) {
 			return h.startFIFOStream(ctx, p, gate)
 		}
