@@ -156,7 +156,7 @@ func (h *Handlers) launch(ctx context.Context, in tmuxctl.SessionID, spawn tmuxc
 		// A pane that fails to get its marks still gets its shell.
 		spawn.ShellMarks, _ = h.marks.Install()
 	}
-	pre := h.hub.AskAhead(ctx) // the pane's host stream, asked for as tmux makes it
+	pre := h.hub.AskAhead(ctx) // the pane's host stream, asked for as tmux makes the pane
 	created, start, err := h.tmux.CreateGated(ctx, in, spawn, nonce, create)
 	if err != nil {
 		pre.Drop()

@@ -15,9 +15,9 @@ import (
 // finds on its PATH (a tmux 3.5a binary cannot talk to a 3.6 or later
 // server at all). Each gate has a private directory (0700, named like the
 // live layer's instance directories, so that a later instance removes it
-// should this process die first) holding two FIFOs: "go", which the shell
-// reads before it runs the program, and "ack", which an acking shell
-// reads after it printed the program's exit marker.
+// should this process die first) holding its FIFOs: "go", which the shell
+// reads before it runs the program, and, for a gate that acks, "ack",
+// which the shell reads after it printed the program's exit marker.
 type gateFiles struct {
 	dir string
 
@@ -31,18 +31,22 @@ const (
 	gateAck = "ack"
 )
 
-func newGateFiles() (*gateFiles, error) {
+func newGateFiles(names ...string) (*gateFiles, error) {
 	dir, err := os.MkdirTemp("", "tmux-mcp-"+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range []string{gateGo, gateAck} {
+	// A FIFO not made counts as released: each one is a file system
+	// operation on the call's path, then another to remove it.
+	g := &gateFiles{dir: dir, released: map[string]bool{gateGo: true, gateAck: true}, pending: map[string]chan struct{}{}}
+	for _, name := range names {
 		if err := syscall.Mkfifo(filepath.Join(dir, name), 0o600); err != nil {
 			os.RemoveAll(dir)
 			return nil, &os.PathError{Op: "mkfifo", Path: filepath.Join(dir, name), Err: err}
 		}
+		g.released[name] = false
 	}
-	return &gateFiles{dir: dir, released: map[string]bool{}, pending: map[string]chan struct{}{}}, nil
+	return g, nil
 }
 
 func (g *gateFiles) path(name string) string { return filepath.Join(g.dir, name) }

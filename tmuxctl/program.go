@@ -61,15 +61,17 @@ type Gate struct {
 // nonce for the exit marker. Its FIFOs live in a private directory that
 // goes once the program was started and acknowledged, or abandoned.
 func NewGate(ack bool, nonce string) (Gate, error) {
-	files, err := newGateFiles()
+	names := []string{gateGo}
+	if ack {
+		names = append(names, gateAck)
+	}
+	files, err := newGateFiles(names...)
 	if err != nil {
 		return Gate{}, fmt.Errorf("making the gate of a program: %w", err)
 	}
 	g := Gate{Ack: ack, Nonce: nonce, files: files}
 	if ack {
 		g.AckChannel = files.path(gateAck)
-	} else {
-		files.released[gateAck] = true
 	}
 	return g, nil
 }
@@ -219,11 +221,10 @@ func (c *Client) CreateGated(ctx context.Context, in SessionID, s Spawn, nonce s
 			return Created{}, nil, err
 		}
 	}
-	files, err := newGateFiles()
+	files, err := newGateFiles(gateGo)
 	if err != nil {
 		return Created{}, nil, fmt.Errorf("making the gate of a program: %w", err)
 	}
-	files.released[gateAck] = true
 	gated := s
 	gated.Argv = append([]string{"/bin/sh", "-c", createShim, RunnerName, files.path(gateGo), nonce, s.ShellMarks}, s.Argv...)
 	gated.ShellMarks = ""
