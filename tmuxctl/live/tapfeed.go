@@ -140,8 +140,9 @@ const (
 
 // startTapStream reads pane p through its stream in the stream host:
 // the one already on the pane (of the host, or of an older version's tap
-// of its own), or one this instance asks the host for. A pane whose pipe
-// is someone else's gets [tmuxctl.PipeTakenError]. Where no host can be
+// of its own), or one this instance asks the host for (pre, if not nil,
+// asked already). A pane whose pipe is someone else's gets
+// [tmuxctl.PipeTakenError]. Where no host can be
 // started, the pane is read through a FIFO of this instance's own.
 func (h *Hub) startTapStream(ctx context.Context, p tmuxctl.PaneID, gate tmuxctl.Gate, pre *AskedStream) (*Stream, error) {
 	for attempt := 0; ; attempt++ {
