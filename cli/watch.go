@@ -50,6 +50,7 @@ func runWatch(ctx context.Context, c *Command, env Env) int {
 	defer s.Close()
 	out := &eventWriter{w: env.Stdout, json: c.json}
 	ended := map[string]int64{} // by state URI: the last command seen ended
+	from := map[string]any{}    // by pane: where --match starts
 	for _, p := range env.Args {
 		uri := resources.StateURI(tmuxctl.PaneID(p))
 		if err := s.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
@@ -62,6 +63,11 @@ func runWatch(ctx context.Context, c *Command, env Env) int {
 			return exitError
 		}
 		ended[uri] = st.LastEnded
+		if c.match != "" {
+			// What the pane prints once "watching" is out is matched,
+			// however late the first wait_for_text starts.
+			from[p] = endCursor(ctx, s, p)
+		}
 		out.event(p, "watching", "activity", st.Activity)
 	}
 	var wg sync.WaitGroup
@@ -75,7 +81,7 @@ func runWatch(ctx context.Context, c *Command, env Env) int {
 		go func() { defer wg.Done(); watchInput(ctx, s, p, out) }()
 		if c.match != "" {
 			wg.Add(1)
-			go func() { defer wg.Done(); watchMatch(ctx, s, p, c.match, out) }()
+			go func() { defer wg.Done(); watchMatch(ctx, s, p, c.match, from[p], out) }()
 		}
 	}
 	for {
@@ -183,9 +189,21 @@ func watchInput(ctx context.Context, s *session, p string, out *eventWriter) {
 	}
 }
 
-// watchMatch says each time pane p prints text, from cursor to cursor.
-func watchMatch(ctx context.Context, s *session, p, text string, out *eventWriter) {
-	var cursor any
+// endCursor returns a cursor at the end of pane p's output so far, or
+// nil where there is none (a pane someone else pipes).
+func endCursor(ctx context.Context, s *session, p string) any {
+	var r struct {
+		Cursor any `json:"cursor"`
+	}
+	if !callInto(ctx, s, "capture_since", map[string]any{"paneId": p, "maxLines": 1}, &r) {
+		return nil
+	}
+	return r.Cursor
+}
+
+// watchMatch says each time pane p prints text, from cursor to cursor,
+// starting at cursor (nil: as the first wait begins).
+func watchMatch(ctx context.Context, s *session, p, text string, cursor any, out *eventWriter) {
 	for ctx.Err() == nil {
 		args := map[string]any{"paneId": p, "patterns": []string{text}, "timeoutMs": 3_600_000}
 		if cursor != nil {
