@@ -20,7 +20,7 @@ func TestStreamAskedAheadCarriesThePane(t *testing.T) {
 	if pre == nil {
 		t.Fatal("AskAhead gave nothing on a hub with a stream host")
 	}
-	tmuxtest.Run(t, sock, "new-window", "-d") // %1
+	tmuxtest.Run(t, sock, "new-window", "-d", "/bin/sh") // %1; not the login shell, whose profile may take seconds
 	s, err := h.WatchNew(ctx, "%1", pre)
 	if err != nil {
 		t.Fatal(err)

@@ -509,7 +509,7 @@ func (hs *streamHost) newStream(gen [16]byte, buffer int, idle time.Duration) (s
 // the line does not come within hostRelayPatience or the stream is
 // dropped.
 func (t *tap) relayHeader(r *os.File) (tmuxctl.PaneID, int, []byte, error) {
-	r.SetReadDeadline(time.Now().Add(hostRelayPatience))
+	t.armRelayDeadline(r)
 	var got []byte
 	buf := make([]byte, 4096)
 	for {
@@ -531,6 +531,20 @@ func (t *tap) relayHeader(r *os.File) (tmuxctl.PaneID, int, []byte, error) {
 			return "", 0, nil, fmt.Errorf("no relay: %v", err)
 		}
 	}
+}
+
+// armRelayDeadline bounds the wait for the relay's line on r by
+// hostRelayPatience, or ends it now for a stream dropped already: a
+// "drop" that came before the tap began to read set no deadline (it
+// sets it under t.mu, as this does, so neither undoes the other).
+func (t *tap) armRelayDeadline(r *os.File) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.dropped {
+		r.SetReadDeadline(time.Now())
+		return
+	}
+	r.SetReadDeadline(time.Now().Add(hostRelayPatience))
 }
 
 // hostRelayCommand is the pipe-pane command of a stream of the host. Its
